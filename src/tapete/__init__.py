@@ -1,0 +1,89 @@
+"""tapete — exact rules engines, computer players and a card table for the Spades family and Run Fast.
+
+>>> import random, tapete
+>>> g = tapete.new_game("cutthroat", seed=7)
+>>> rng = random.Random(0)
+>>> while not g.is_over():
+...     g.apply(rng.choice(g.legal_actions()))
+>>> g.winner() in (0, 1, 2)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tapete.cards import Card, CardSet
+from tapete.errors import BadRecord, IllegalAction, ProfileError, TapeteError
+from tapete.profiles import load_profile, profile_info, profile_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BadRecord",
+    "Card",
+    "CardSet",
+    "IllegalAction",
+    "ProfileError",
+    "TapeteError",
+    "game_from_rules",
+    "load_profile",
+    "new_game",
+    "profile_info",
+    "profile_names",
+]
+
+
+def new_game(
+    profile: str = "cutthroat",
+    *,
+    seed: int | None = None,
+    deal: Sequence[Sequence[object]] | None = None,
+    dealer: int | None = None,
+    options: Mapping[str, object] | None = None,
+    deals: Sequence[Sequence[Sequence[object]]] | None = None,
+    draw: Sequence[object] | None = None,
+) -> Any:
+    """A new game of ``profile``.
+
+    ``deal`` fixes the first hand's cards (``deals`` several hands' cards) and
+    ``dealer`` the first dealer, as in a record; what is not given comes from ``seed``
+    (a fresh random seed when ``None``; it is kept in the game's record).
+    """
+    rules = load_profile(profile, options)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    return game_from_rules(rules, seed=seed, deal=deal, dealer=dealer, deals=deals, draw=draw)
+
+
+def game_from_rules(
+    rules: Any,
+    *,
+    seed: int,
+    deal: Sequence[Sequence[object]] | None = None,
+    dealer: int | None = None,
+    deals: Sequence[Sequence[Sequence[object]]] | None = None,
+    draw: Sequence[object] | None = None,
+) -> Any:
+    """A new game from already loaded rules (the engine class is chosen by family)."""
+    if deal is not None and deals is not None:
+        raise ValueError("give either deal or deals, not both")
+    all_deals = [deal] if deal is not None else list(deals or [])
+    family = profile_info(rules.profile).family if rules.profile in profile_names() else _family_of(rules)
+    if family == "runfast":
+        from tapete.engine.runfast.game import RunFastGame
+
+        if dealer is not None or draw is not None or len(all_deals) > 1:
+            raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
+        return RunFastGame(rules, seed=seed, deal=all_deals[0] if all_deals else None)
+    from tapete.engine.spades.game import SpadesGame
+
+    return SpadesGame(rules, seed=seed, deals=all_deals, dealer=dealer, draw=draw)
+
+
+def _family_of(rules: Any) -> str:
+    from tapete.engine.spades.rules import SpadesRules
+
+    return "spades" if isinstance(rules, SpadesRules) else "runfast"

@@ -1,0 +1,3 @@
+from tapete.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""Seeded, version-stable shuffling.
+
+Deals made from a seed must stay the same in every later version of tapete (like
+duplicate bridge boards), so the shuffle is written here on top of Mersenne Twister's
+``getrandbits`` — whose output for a given seed Python keeps stable — rather than on
+``random.shuffle``.
+
+>>> deck = list(range(10))
+>>> shuffle(deck, stream(7, "deal", 0)); deck
+[8, 4, 0, 6, 5, 9, 3, 2, 7, 1]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence
+
+
+def stream(seed: int, purpose: str, index: int = 0) -> random.Random:
+    """An independent random stream for one purpose (``deal`` of hand 3, ``draw`` …)."""
+    return random.Random(f"tapete/{seed}/{purpose}/{index}")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform integer in ``range(n)`` by rejection sampling on ``getrandbits``."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    k = n.bit_length()
+    while True:
+        r = rng.getrandbits(k)
+        if r < n:
+            return r
+
+
+def shuffle(items: MutableSequence[int], rng: random.Random) -> None:
+    """Fisher–Yates in place."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]

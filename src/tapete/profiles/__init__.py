@@ -1,0 +1,98 @@
+"""Rule profiles: small TOML files shipped in the package, read into frozen rules.
+
+A profile file names its game ``family`` and sets that family's options; it may
+``extends`` another profile and change a few options. User ``options`` override single
+options on top, checked like the file's own.
+
+>>> rules = load_profile("cutthroat", {"target": 300})
+>>> rules.players, rules.target, rules.overrides_json()
+(3, 300, {'target': 300})
+>>> load_profile("cutthroat", {"target": -5})
+Traceback (most recent call last):
+...
+tapete.errors.ProfileError: bad_option: option 'target' must be an integer ≥ 1, not -5
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+from tapete.errors import ProfileError
+
+FAMILIES: Final = {
+    "spades": "tapete.engine.spades.rules:SpadesRules",
+    "runfast": "tapete.engine.runfast.rules:RunFastRules",
+}
+
+
+@dataclass(frozen=True)
+class ProfileInfo:
+    """A profile as its file states it (before user overrides)."""
+
+    name: str
+    family: str
+    title: str
+    description: str
+    options: Mapping[str, Any]
+
+
+def _data_files() -> dict[str, str]:
+    folder = resources.files("tapete.profiles") / "data"
+    return {p.name[:-5]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".toml")}
+
+
+@cache
+def _raw_profiles() -> dict[str, dict[str, Any]]:
+    return {name: tomllib.loads(text) for name, text in _data_files().items()}
+
+
+def profile_names() -> list[str]:
+    """Every shipped profile, sorted."""
+    return sorted(_raw_profiles())
+
+
+@cache
+def profile_info(name: str) -> ProfileInfo:
+    """The profile's family, title, description and options (``extends`` resolved)."""
+    raw = _raw_profiles()
+    if not isinstance(name, str) or name not in raw:
+        raise ProfileError(
+            f"unknown profile {name!r}; known profiles: {', '.join(profile_names())}", "unknown_profile"
+        )
+    data = raw[name]
+    parent = data.get("extends")
+    options: dict[str, Any] = {}
+    family = data.get("family")
+    if parent is not None:
+        base = profile_info(parent)
+        options.update(base.options)
+        family = family or base.family
+    options.update(data.get("options", {}))
+    if family not in FAMILIES:
+        raise ProfileError(f"profile {name!r} names an unknown family {family!r}", "bad_profile")
+    return ProfileInfo(
+        name=name,
+        family=family,
+        title=data.get("title", name),
+        description=data.get("description", ""),
+        options=options,
+    )
+
+
+def rules_class(family: str) -> Any:
+    module, _, attr = FAMILIES[family].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def load_profile(name: str, options: Mapping[str, object] | None = None) -> Any:
+    """The frozen rules of profile ``name`` with ``options`` applied (both validated)."""
+    info = profile_info(name)
+    if options is not None and not isinstance(options, Mapping):
+        raise ProfileError(f"options must be an object of option names and values, not {options!r}", "bad_option")
+    return rules_class(info.family).from_options(info.options, profile=name, overrides=options or {})
