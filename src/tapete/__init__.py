@@ -43,7 +43,7 @@ def new_game(
     deal: Sequence[Sequence[object]] | None = None,
     dealer: int | None = None,
     options: Mapping[str, object] | None = None,
-    deals: Sequence[Sequence[Sequence[object]]] | None = None,
+    deals: Sequence[Sequence[Sequence[object]] | None] | None = None,
     draw: Sequence[object] | None = None,
 ) -> Any:
     """A new game of ``profile``.
@@ -64,7 +64,7 @@ def game_from_rules(
     seed: int,
     deal: Sequence[Sequence[object]] | None = None,
     dealer: int | None = None,
-    deals: Sequence[Sequence[Sequence[object]]] | None = None,
+    deals: Sequence[Sequence[Sequence[object]] | None] | None = None,
     draw: Sequence[object] | None = None,
 ) -> Any:
     """A new game from already loaded rules (the engine class is chosen by family)."""

@@ -1,10 +1,101 @@
-"""The ``tapete`` command."""
+"""The ``tapete`` command: ``replay``, ``profiles``, ``demo``."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import random
 import sys
+from collections.abc import Sequence
+
+from tapete import __version__, new_game, profile_info, profile_names
+from tapete.errors import TapeteError
+from tapete.records import replay, replay_text
+from tapete.render import replay_report_text
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("tapete: commands are coming", file=sys.stderr)
+def _read_source(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = _read_source(args.file)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"tapete replay: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    result = replay_text(text)
+    if args.json:
+        print(json.dumps(result.report, ensure_ascii=False))
+    else:
+        print(replay_report_text(result.report))
+    return result.exit_status
+
+
+def cmd_profiles(args: argparse.Namespace) -> int:
+    names = profile_names()
+    width = max(map(len, names))
+    for name in names:
+        info = profile_info(name)
+        print(f"{name.ljust(width)}  {info.description}")
     return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play a seeded game with random legal actions; print it (and write its record)."""
+    try:
+        options = json.loads(args.options) if args.options else None
+        game = new_game(args.profile, seed=args.seed, options=options)
+    except (TapeteError, json.JSONDecodeError) as exc:
+        print(f"tapete demo: {exc}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    hands = 0
+    while not game.is_over():
+        hand = getattr(game, "hand_number", 0)
+        game.apply(rng.choice(game.legal_actions()))
+        if getattr(game, "hand_number", 0) != hand:
+            hands += 1
+            if hands >= args.hands:
+                break
+    record = game.record()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(record, f, ensure_ascii=False, indent=1)
+    print(replay_report_text(replay(record).report))
+    if args.out:
+        print(f"\nrecord written to {args.out} — check it with: tapete replay {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tapete", description="tapete — Spades family and Run Fast card games")
+    parser.add_argument("--version", action="version", version=f"tapete {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay a game record through the rules engine and report it")
+    p.add_argument("file", help="a tapete-record/1 JSON file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("profiles", help="list the rule profiles")
+    p.set_defaults(func=cmd_profiles)
+
+    p = sub.add_parser("demo", help="play a seeded game with random legal moves and show it")
+    p.add_argument("profile", nargs="?", default="cutthroat", help="rule profile (see 'tapete profiles')")
+    p.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
+    p.add_argument("--hands", type=int, default=1, help="stop after this many hands (default 1)")
+    p.add_argument("--options", help='JSON object of option overrides, e.g. \'{"target": 300}\'')
+    p.add_argument("--out", help="write the game record to this file")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    status: int = args.func(args)
+    return status

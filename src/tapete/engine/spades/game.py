@@ -57,30 +57,54 @@ _TRUMP_START: Final = 39  # the first spade; every card int ≥ 39 is a trump
 
 
 # --- play actions from a mask, by 13-bit chunks -------------------------------------
-_CHUNK_CACHE: list[dict[int, tuple[SpadesAction, ...]]] = [{} for _ in range(5)]
+def _chunk_table(base: int, bits: int) -> tuple[tuple[SpadesAction, ...], ...]:
+    """For every pattern of ``bits`` bits, the actions of cards ``base + bit``."""
+    table: list[tuple[SpadesAction, ...]] = [()]
+    for b in range(bits):
+        action = ACTIONS[base + b]
+        assert action is not None
+        table += [t + (action,) for t in table]
+    return tuple(table)
 
 
-def _chunk_actions(chunk: int, pattern: int) -> tuple[SpadesAction, ...]:
-    cache = _CHUNK_CACHE[chunk]
-    found = cache.get(pattern)
-    if found is None:
-        base = 13 * chunk
-        found = tuple(ACTIONS[base + b] for b in iter_bits(pattern))  # type: ignore[misc]
-        cache[pattern] = found
-    return found
+_SUIT_TABLES: Final = tuple(_chunk_table(13 * suit, 13) for suit in range(4))
+_JOKER_TABLE: Final = _chunk_table(52, 3)
+_C, _D, _H, _S = _SUIT_TABLES
 
 
-def play_actions(mask: int) -> list[SpadesAction]:
-    """The play actions for a mask of cards, lowest card first."""
-    out: list[SpadesAction] = []
-    for chunk in range(5):
-        pattern = (mask >> (13 * chunk)) & 0x1FFF
-        if pattern:
-            out += _CHUNK_ACTIONS_GET(chunk, pattern)
-    return out
+def play_actions(mask: int) -> tuple[SpadesAction, ...]:
+    """The play actions for a mask of cards, lowest card first.
+
+    >>> play_actions(0b101)
+    (SpadesAction('play 2C'), SpadesAction('play 4C'))
+    """
+    return (
+        _C[mask & 0x1FFF]
+        + _D[(mask >> 13) & 0x1FFF]
+        + _H[(mask >> 26) & 0x1FFF]
+        + _S[(mask >> 39) & 0x1FFF]
+        + _JOKER_TABLE[mask >> 52]
+    )
 
 
-_CHUNK_ACTIONS_GET = _chunk_actions
+_BID_ACTIONS: dict[tuple[frozenset[str], bool, bool, int], tuple[SpadesAction, ...]] = {}
+
+
+def _bid_choices(specials: frozenset[str], blind: bool, blind_six_ok: bool, size: int) -> tuple[SpadesAction, ...]:
+    """The bids of a seat: blind choices while its cards are face down, else the rest."""
+    out: list[SpadesAction | None] = []
+    if blind:
+        if "BN" in specials:
+            out.append(ACTIONS[CODE_BN])
+        if blind_six_ok:
+            out.append(ACTIONS[CODE_B6])
+        out.append(LOOK_ACTION)
+    else:
+        out += [ACTIONS[BID_BASE + n] for n in range(size + 1)]
+        out += [ACTIONS[SPECIAL_CODE[name]] for name in ("1F", "2F") if name in specials]
+        if "SM" in specials and size >= 14:
+            out.append(ACTIONS[CODE_SM])
+    return tuple(a for a in out if a is not None)
 
 
 def suit_of(card: int) -> int:
@@ -94,13 +118,11 @@ def _suit_mask(suit: int) -> int:
 # --- the deal -----------------------------------------------------------------------
 def deal_from_seed(rules: SpadesRules, seed: int, hand_index: int, dealer: int) -> list[list[int]]:
     """The seeded deal of one hand: shuffled deck, one card at a time from the dealer's left."""
-    deck = [int(c) for c in rules.deck]
+    deck = list(rules.deck_ints)
     dealing.shuffle(deck, dealing.stream(seed, "deal", hand_index))
     n = rules.players
-    cards: list[list[int]] = [[] for _ in range(n)]
-    for i, card in enumerate(deck):
-        cards[(dealer + 1 + i) % n].append(card)
-    return cards
+    # card i goes to seat (dealer + 1 + i) % n, so seat s takes every n-th card from its offset
+    return [deck[(seat - dealer - 1) % n :: n] for seat in range(n)]
 
 
 def check_deal(rules: SpadesRules, cards: Sequence[Sequence[object]], dealer: int) -> list[list[int]]:
@@ -185,22 +207,43 @@ def check_draw(rules: SpadesRules, draw: Sequence[object], dealer: int | None) -
 
 
 # --- hand history ---------------------------------------------------------------------
-@dataclass
 class TrickLog:
-    leader: int
-    cards: list[int]
-    seats: list[int]
-    winner: int | None = None
+    """One trick: who led, the cards in the order played, who sat out, who won."""
+
+    __slots__ = ("cards", "leader", "sitting_out", "winner")
+
+    def __init__(self, leader: int, cards: list[int], sitting_out: int = -1, winner: int | None = None) -> None:
+        self.leader = leader
+        self.cards = cards
+        self.sitting_out = sitting_out
+        self.winner = winner
+
+    def seats(self, players: int) -> list[int]:
+        """The seat that played each card, clockwise from the leader."""
+        out = []
+        seat = self.leader
+        for _ in self.cards:
+            out.append(seat)
+            seat = (seat + 1) % players
+            if seat == self.sitting_out:
+                seat = (seat + 1) % players
+        return out
+
+    def copy(self) -> TrickLog:
+        return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
 
 
 @dataclass
 class HandLog:
-    """Everything one hand did, for records, replays and observations."""
+    """Everything one hand did, for records, replays and observations.
+
+    Bids and looks are kept in ``bidding``; the plays are the tricks' cards in order.
+    """
 
     game: int
     dealer: int
     cards: list[list[int]]
-    actions: list[tuple[int, int]] = field(default_factory=list)
+    bidding: list[tuple[int, int]] = field(default_factory=list)
     tricks: list[TrickLog] = field(default_factory=list)
     result: HandScore | None = None
     scores: list[int] | None = None
@@ -212,35 +255,56 @@ class HandLog:
             self.game,
             self.dealer,
             self.cards,
-            list(self.actions),
-            [TrickLog(t.leader, list(t.cards), list(t.seats), t.winner) for t in self.tricks],
+            list(self.bidding),
+            [t.copy() for t in self.tricks],
             self.result,
             self.scores,
             self.tokens,
             list(self.jack_winners),
         )
 
+    def actions(self, players: int) -> list[tuple[int, int]]:
+        """``(seat, action code)`` of every action of the hand, in order."""
+        out = list(self.bidding)
+        for trick in self.tricks:
+            out += zip(trick.seats(players), trick.cards, strict=True)
+        return out
+
 
 # --- the game -----------------------------------------------------------------------
+_COPIED_LISTS: Final = (
+    "scores_", "bags_", "tokens_", "blind_six_used", "game_winners", "hands", "dealt_sizes",
+    "bids", "looked", "tricks_won", "blind_six_ok", "face_down",
+)
+
+
 class SpadesGame:
     """One game (or tourney) of a Spades-family profile."""
+
+    __slots__ = (
+        "_deals", "_legal_mask", "_prize_all", "_prize_masks", "bags_", "best_card", "best_seat", "bids",
+        "blind_six_ok", "blind_six_used", "dealer", "dealt_sizes", "draw", "face_down", "game_number",
+        "game_winners", "hand_number", "hands", "lead_mask", "log", "logs", "looked", "must_lead_2c",
+        "num_players", "phase", "rules", "scores_", "seed", "sitting_out", "spades_broken", "to_act_",
+        "tokens_", "trick", "trick_size", "tricks_left", "tricks_won", "winner_",
+    )
 
     def __init__(
         self,
         rules: SpadesRules,
         *,
         seed: int = 0,
-        deals: Sequence[Sequence[Sequence[object]]] = (),
+        deals: Sequence[Sequence[Sequence[object]] | None] = (),
         dealer: int | None = None,
         draw: Sequence[object] | None = None,
     ) -> None:
         n = rules.players
-        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < n):
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise BadRecord(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.rules: Final = rules
-        self.num_players: Final = n
-        self.seed: Final = seed
-        self._deals = [list(map(list, d)) for d in deals]
+        self.rules: SpadesRules = rules
+        self.num_players: int = n
+        self.seed: int = seed
+        self._deals = [None if d is None else [list(hand) for hand in d] for d in deals]
         self.draw: list[int] | None = None
         if rules.seating_draw:
             if draw is not None:
@@ -261,10 +325,9 @@ class SpadesGame:
         self.winner_: int | None = None
         self.game_winners: list[int] = []
         self.logs: list[HandLog] = []
-        self._prize_masks = tuple(
-            (jack, 1 << PRIZE_JACK_CARDS[jack]) for jack in sorted(rules.prize_jacks)
-        )
+        self._prize_masks = tuple((jack, 1 << PRIZE_JACK_CARDS[jack]) for jack in sorted(rules.prize_jacks))
         self._prize_all = sum(m for _, m in self._prize_masks)
+        self.trick_size = n
         self.dealer = (dealer - 1) % n  # _start_hand rotates it to ``dealer``
         self._start_hand()
 
@@ -275,11 +338,18 @@ class SpadesGame:
         self.hand_number += 1
         self.dealer = dealer = (self.dealer + 1) % n
         h = self.hand_number
-        if h < len(self._deals):
-            cards = check_deal(rules, self._deals[h], dealer)
+        explicit = self._deals[h] if h < len(self._deals) else None
+        if explicit is not None:
+            cards = check_deal(rules, explicit, dealer)
         else:
             cards = deal_from_seed(rules, self.seed, h, dealer)
-        self.hands: list[int] = [sum(1 << c for c in hand) for hand in cards]
+        hands = []
+        for hand in cards:
+            m = 0
+            for c in hand:
+                m |= 1 << c
+            hands.append(m)
+        self.hands: list[int] = hands
         self.dealt_sizes: list[int] = [len(hand) for hand in cards]
         self.log = HandLog(self.game_number, dealer, cards)
         self.logs.append(self.log)
@@ -287,17 +357,20 @@ class SpadesGame:
         self.looked: list[bool] = [False] * n
         self.tricks_won: list[int] = [0] * n
         specials = rules.special_bids
-        top = max(self.scores_)
-        self.blind_six_ok: list[bool] = [
-            "B6" in specials
-            and self.scores_[rules.side_of(s)] <= top - rules.blind_six_margin
-            and (rules.blind_six == "unlimited" or self.blind_six_used[s] == 0)
-            for s in range(n)
-        ]
-        self.face_down: list[bool] = [("BN" in specials) or self.blind_six_ok[s] for s in range(n)]
+        if specials:
+            top = max(self.scores_)
+            self.blind_six_ok: list[bool] = [
+                "B6" in specials
+                and self.scores_[rules.side_of(s)] <= top - rules.blind_six_margin
+                and (rules.blind_six == "unlimited" or self.blind_six_used[s] == 0)
+                for s in range(n)
+            ]
+            self.face_down: list[bool] = [("BN" in specials) or self.blind_six_ok[s] for s in range(n)]
+        else:
+            self.blind_six_ok = [False] * n
+            self.face_down = [False] * n
         self.spades_broken = False
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
         self.lead_mask = 0
         self.best_card = -1
         self.best_seat = -1
@@ -306,7 +379,7 @@ class SpadesGame:
         self.must_lead_2c = False
         self.phase = Phase.BID
         self.to_act_: int | None = (dealer + 1) % n
-        self._legal: list[SpadesAction] | None = None
+        self._legal_mask = -1
 
     def _start_play(self) -> None:
         rules = self.rules
@@ -325,7 +398,7 @@ class SpadesGame:
         self.tricks_left = 1 + (cards - self.trick_size) // n if self.sitting_out >= 0 else cards // n
         self.phase = Phase.PLAY
         self.to_act_ = leader
-        self.log.tricks.append(TrickLog(leader, self.trick, self.trick_seats))
+        self.log.tricks.append(TrickLog(leader, self.trick, self.sitting_out))
 
     # --- the public surface -------------------------------------------------------------
     @property
@@ -334,7 +407,7 @@ class SpadesGame:
         return self.to_act_
 
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def scores(self) -> list[int]:
         """Current totals per scoring side (seat, or team in a partnership)."""
@@ -350,135 +423,135 @@ class SpadesGame:
         """The winning side once the game (or tourney) is over."""
         return self.winner_
 
-    def legal_actions(self) -> list[SpadesAction]:
-        legal = self._legal
-        if legal is None:
-            if self.phase is Phase.PLAY:
-                legal = play_actions(self._playable(self.to_act_))  # type: ignore[arg-type]
-            elif self.phase is Phase.BID:
-                legal = self._bid_actions(self.to_act_)  # type: ignore[arg-type]
-            else:
-                legal = []
-            self._legal = legal
-        return list(legal)
+    def legal_actions(self) -> tuple[SpadesAction, ...]:
+        """Every legal action of the seat to act (empty once the game is over)."""
+        if self.phase is _PLAY:
+            mask = self._legal_mask
+            if mask < 0:
+                mask = self._legal_mask = self._playable(self.to_act_)  # type: ignore[arg-type]
+            return (
+                _C[mask & 0x1FFF]
+                + _D[(mask >> 13) & 0x1FFF]
+                + _H[(mask >> 26) & 0x1FFF]
+                + _S[(mask >> 39) & 0x1FFF]
+                + _JOKER_TABLE[mask >> 52]
+            )
+        if self.phase is _BID:
+            return self._bid_actions(self.to_act_)  # type: ignore[arg-type]
+        return ()
 
     def legal_mask(self) -> int:
         """The playable cards of the seat to act as a bitmask (0 outside the play phase)."""
-        return self._playable(self.to_act_) if self.phase is Phase.PLAY else 0  # type: ignore[arg-type]
+        return self._playable(self.to_act_) if self.phase is _PLAY else 0  # type: ignore[arg-type]
 
     def apply(self, action: SpadesAction | int | Mapping[str, Any]) -> None:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
         if type(action) is not SpadesAction:
             action = self.parse_action(action)
-        seat = self.to_act_
-        if self.phase is Phase.PLAY and action < NUM_CARDS:
-            if not (self._playable(seat) >> action) & 1:  # type: ignore[arg-type]
-                raise self._play_error(seat, action)  # type: ignore[arg-type]
-            self._play(seat, action)  # type: ignore[arg-type]
+        seat: int = self.to_act_  # type: ignore[assignment]
+        if self.phase is not _PLAY or action >= NUM_CARDS:
+            _APPLY[self.phase](self, seat, action)
             return
-        handler = _APPLY[self.phase]
-        handler(self, seat, action)
+        mask = self._legal_mask
+        if mask < 0:
+            mask = self._playable(seat)
+        if not (mask >> action) & 1:
+            raise self._play_error(seat, action)
+        # the play itself (inlined: this is the engine's hot path)
+        card: int = action
+        self.hands[seat] ^= 1 << card
+        self._legal_mask = -1
+        trick = self.trick
+        if trick:
+            if card >= _TRUMP_START:
+                if self.lead_mask != TRUMP_MASK:
+                    self.spades_broken = True
+                if card > self.best_card:
+                    self.best_card = card
+                    self.best_seat = seat
+            elif card > self.best_card and (self.lead_mask >> card) & 1:
+                self.best_card = card
+                self.best_seat = seat
+        else:
+            self.lead_mask = TRUMP_MASK if card >= _TRUMP_START else SUIT_MASKS[card // 13]
+            self.best_card = card
+            self.best_seat = seat
+            self.must_lead_2c = False
+        trick.append(card)
+        if len(trick) == self.trick_size:
+            self._finish_trick()
+            return
+        seat += 1
+        if seat == self.num_players:
+            seat = 0
+        if seat == self.sitting_out:
+            seat = (seat + 1) % self.num_players
+        self.to_act_ = seat
 
     def clone(self) -> SpadesGame:
-        """A deep-enough copy: the copy and the original never share mutable state."""
+        """An independent copy: the copy and the original share no mutable state."""
         g = object.__new__(SpadesGame)
-        g.__dict__.update(self.__dict__)
-        g._deals = self._deals
-        g.scores_ = list(self.scores_)
-        g.bags_ = list(self.bags_)
-        g.tokens_ = list(self.tokens_)
-        g.blind_six_used = list(self.blind_six_used)
-        g.game_winners = list(self.game_winners)
-        g.hands = list(self.hands)
-        g.dealt_sizes = list(self.dealt_sizes)
-        g.bids = list(self.bids)
-        g.looked = list(self.looked)
-        g.tricks_won = list(self.tricks_won)
-        g.blind_six_ok = list(self.blind_six_ok)
-        g.face_down = list(self.face_down)
+        for name in SpadesGame.__slots__:
+            setattr(g, name, getattr(self, name))
+        for name in _COPIED_LISTS:
+            setattr(g, name, list(getattr(self, name)))
         g.logs = [log.copy() for log in self.logs]
         g.log = g.logs[-1]
-        if self.phase is Phase.PLAY:
-            last = g.log.tricks[-1]
-            g.trick = last.cards
-            g.trick_seats = last.seats
-        else:
-            g.trick = list(self.trick)
-            g.trick_seats = list(self.trick_seats)
-        g._legal = None
+        g.trick = g.log.tricks[-1].cards if self.phase is _PLAY else list(self.trick)
         return g
 
     # --- bidding ----------------------------------------------------------------------
-    def _bid_actions(self, seat: int) -> list[SpadesAction]:
-        specials = self.rules.special_bids
-        if self.face_down[seat] and not self.looked[seat]:
-            out = []
-            if "BN" in specials:
-                out.append(ACTIONS[CODE_BN])
-            if self.blind_six_ok[seat]:
-                out.append(ACTIONS[CODE_B6])
-            out.append(LOOK_ACTION)
-            return out  # type: ignore[return-value]
-        size = self.dealt_sizes[seat]
-        out = [ACTIONS[BID_BASE + n] for n in range(size + 1)]
-        for name in ("1F", "2F"):
-            if name in specials:
-                out.append(ACTIONS[SPECIAL_CODE[name]])
-        if "SM" in specials and size >= 14:
-            out.append(ACTIONS[CODE_SM])
-        return out  # type: ignore[return-value]
+    def _bid_actions(self, seat: int) -> tuple[SpadesAction, ...]:
+        blind = self.face_down[seat] and not self.looked[seat]
+        key = (self.rules.special_bids, blind, self.blind_six_ok[seat], self.dealt_sizes[seat])
+        found = _BID_ACTIONS.get(key)
+        if found is None:
+            found = _BID_ACTIONS[key] = _bid_choices(*key)
+        return found
 
     def _apply_bid(self, seat: int, action: SpadesAction) -> None:
-        specials = self.rules.special_bids
-        blind_now = self.face_down[seat] and not self.looked[seat]
-        if action < NUM_CARDS:
-            raise IllegalAction("wrong_phase", "the bidding is not over yet: bid before you play a card")
+        if action not in self._bid_actions(seat):
+            raise self._bid_error(seat, action)
+        self.log.bidding.append((seat, int(action)))
         if action == LOOK:
-            if not blind_now:
-                why = "you have already looked at your cards" if self.looked[seat] else "your cards are face up already"
-                raise IllegalAction("bid_not_allowed", why)
             self.looked[seat] = True
-            self.log.actions.append((seat, LOOK))
-            self._legal = None
             return
-        if action in BLIND_CODES:
-            name = "BN" if action == CODE_BN else "B6"
-            if name not in specials:
-                raise IllegalAction("bid_not_allowed", f"this table does not offer the bid {name}")
-            if not blind_now:
-                raise IllegalAction("bid_not_allowed", f"{name} is a blind bid: it must be made before looking at your cards")
-            if action == CODE_B6 and not self.blind_six_ok[seat]:
-                raise IllegalAction("bid_not_allowed", self._why_no_blind_six(seat))
-            if action == CODE_B6:
-                self.blind_six_used[seat] += 1
-        else:
-            if blind_now:
-                raise IllegalAction(
-                    "bid_not_allowed",
-                    "your cards are face down: look at them before an ordinary bid, or bid blind",
-                )
-            if BID_BASE <= action <= BID_BASE + MAX_BID:
-                n = action - BID_BASE
-                if n > self.dealt_sizes[seat]:
-                    raise IllegalAction(
-                        "bid_out_of_range", f"a bid is from 0 to {self.dealt_sizes[seat]} (the cards you hold), not {n}"
-                    )
-            elif action in (CODE_1F, CODE_2F, CODE_SM):
-                name = action.bid
-                if name not in specials:
-                    raise IllegalAction("bid_not_allowed", f"this table does not offer the bid {name}")
-                if action == CODE_SM and self.dealt_sizes[seat] < 14:
-                    raise IllegalAction("bid_not_allowed", "shoot the moon needs a hand of at least 14 cards")
-            else:  # pragma: no cover - parse_action only makes known codes
-                raise IllegalAction("bid_not_allowed", f"{action} is not a bid")
+        if action == CODE_B6:
+            self.blind_six_used[seat] += 1
         self.bids[seat] = int(action)
-        self.log.actions.append((seat, int(action)))
-        self._legal = None
         nxt = (seat + 1) % self.num_players
         if self.bids[nxt] != NO_BID:
             self._start_play()
         else:
             self.to_act_ = nxt
+
+    def _bid_error(self, seat: int, action: SpadesAction) -> IllegalAction:
+        """Why ``action`` is not among the seat's legal bids, for a person."""
+        specials = self.rules.special_bids
+        blind_now = self.face_down[seat] and not self.looked[seat]
+        if action < NUM_CARDS:
+            return IllegalAction("wrong_phase", "the bidding is not over yet: bid before you play a card")
+        if action == LOOK:
+            why = "you have already looked at your cards" if self.looked[seat] else "your cards are face up already"
+            return IllegalAction("bid_not_allowed", why)
+        name = action.bid
+        if isinstance(name, str) and name not in specials:
+            return IllegalAction("bid_not_allowed", f"this table does not offer the bid {name}")
+        if action in BLIND_CODES:
+            if not blind_now:
+                return IllegalAction(
+                    "bid_not_allowed", f"{name} is a blind bid: it must be made before looking at your cards"
+                )
+            return IllegalAction("bid_not_allowed", self._why_no_blind_six(seat))
+        if blind_now:
+            return IllegalAction(
+                "bid_not_allowed", "your cards are face down: look at them before an ordinary bid, or bid blind"
+            )
+        if action == CODE_SM:
+            return IllegalAction("bid_not_allowed", "shoot the moon needs a hand of at least 14 cards")
+        return IllegalAction(
+            "bid_out_of_range", f"a bid is from 0 to {self.dealt_sizes[seat]} (the cards you hold), not {name}"
+        )
 
     def _why_no_blind_six(self, seat: int) -> str:
         rules = self.rules
@@ -520,32 +593,6 @@ class SpadesGame:
             "played on another suit, or when you hold only spades)",
         )
 
-    def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] ^= 1 << card
-        trick = self.trick
-        self.log.actions.append((seat, card))
-        self._legal = None
-        if not trick:
-            self.lead_mask = TRUMP_MASK if card >= _TRUMP_START else SUIT_MASKS[card // 13]
-            self.best_card = card
-            self.best_seat = seat
-            self.must_lead_2c = False
-        else:
-            if card >= _TRUMP_START and self.lead_mask != TRUMP_MASK:
-                self.spades_broken = True
-            if card > self.best_card and (card >= _TRUMP_START or (self.lead_mask >> card) & 1):
-                self.best_card = card
-                self.best_seat = seat
-        trick.append(card)
-        self.trick_seats.append(seat)
-        if len(trick) == self.trick_size:
-            self._finish_trick()
-        else:
-            nxt = (seat + 1) % self.num_players
-            if nxt == self.sitting_out:
-                nxt = (nxt + 1) % self.num_players
-            self.to_act_ = nxt
-
     def _finish_trick(self) -> None:
         winner = self.best_seat
         self.tricks_won[winner] += 1
@@ -564,8 +611,7 @@ class SpadesGame:
             self._finish_hand()
             return
         self.trick = []
-        self.trick_seats = []
-        log.tricks.append(TrickLog(winner, self.trick, self.trick_seats))
+        log.tricks.append(TrickLog(winner, self.trick))
         self.to_act_ = winner
 
     def _finish_hand(self) -> None:
@@ -578,7 +624,6 @@ class SpadesGame:
         self.log.result = result
         self.log.scores = list(self.scores_)
         self.trick = []
-        self.trick_seats = []
         winner = self._game_winner()
         if winner is not None:
             self.tokens_[winner] += 1
@@ -588,7 +633,6 @@ class SpadesGame:
                 self.winner_ = winner
                 self.phase = Phase.OVER
                 self.to_act_ = None
-                self._legal = None
                 return
             self.game_number += 1
             self.scores_ = [0] * rules.sides
@@ -696,7 +740,7 @@ class SpadesGame:
         hand = [card_name(c) for c in _display_order(self.hands[seat])] if visible else None
         log = self.log
         tricks = [
-            {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "seats": list(t.seats), "winner": t.winner}
+            {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "seats": t.seats(self.num_players), "winner": t.winner}
             for t in log.tricks
         ]
         current = tricks.pop() if self.phase is Phase.PLAY else None
@@ -745,7 +789,7 @@ class SpadesGame:
         """The game as a ``tapete-record/1`` object (``spec/records.md``)."""
         hands: list[dict[str, JSON]] = []
         for i, log in enumerate(self.logs):
-            actions: list[JSON] = [ACTIONS[code].to_record(s) for s, code in log.actions]  # type: ignore[union-attr]
+            actions: list[JSON] = [ACTIONS[code].to_record(s) for s, code in log.actions(self.num_players)]  # type: ignore[union-attr]
             if i == 0 and self.draw is not None:
                 actions.insert(0, {"draw": [card_name(c) for c in self.draw]})
             hands.append(
@@ -767,7 +811,7 @@ class SpadesGame:
         hands = []
         for log in self.logs:
             bids: list[Bid | None] = [None] * self.num_players
-            for seat, code in log.actions:
+            for seat, code in log.bidding:
                 if code >= BID_BASE and code != LOOK:
                     bids[seat] = ACTIONS[code].bid  # type: ignore[union-attr]
             won = [0] * self.num_players
@@ -828,6 +872,10 @@ def _hand_result_json(log: HandLog) -> dict[str, JSON] | None:
         "scores": list(log.scores or []),
     }
 
+
+_BID: Final = Phase.BID
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
 
 _APPLY: Final = {
     Phase.BID: SpadesGame._apply_bid,

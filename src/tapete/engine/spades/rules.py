@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final
 
 from tapete.cards import BJ, CARDS, RJ, XJ, Card
@@ -99,13 +100,18 @@ class SpadesRules:
             raise ProfileError("option 'first_lead' is '2C' but 2C is removed from the deck", "bad_option")
 
     # ----------------------------------------------------------------------------
-    @property
+    @cached_property
     def deck(self) -> tuple[Card, ...]:
         """The cards in play, lowest int first."""
         removed = {Card.parse(x) for x in self.removed}
         cards = [CARDS[c] for c in range(52) if c not in removed]
         cards += [CARDS[j] for j in (RJ, BJ, XJ)[: self.jokers]]
         return tuple(sorted(cards))
+
+    @cached_property
+    def deck_ints(self) -> tuple[int, ...]:
+        """The deck as plain ints (the dealing order before the shuffle)."""
+        return tuple(int(c) for c in self.deck)
 
     @property
     def deck_size(self) -> int:

@@ -74,19 +74,20 @@ def score_bid(bid: Bid, tricks: int) -> SeatResult:
 
 def _partnership_contract(bids: Sequence[Bid], tricks: Sequence[int], team: int) -> tuple[int, int]:
     """Points and bags of one team: nil bonuses plus the combined contract."""
-    seats = [s for s in range(len(bids)) if s % 2 == team]
     points = 0
     contract = 0
-    for s in seats:
-        bid = bids[s]
-        if bid == 0 or bid == "BN":
-            value = 100 if bid == 0 else 200
-            points += value if tricks[s] == 0 else -value
-        elif isinstance(bid, int):
+    taken = 0
+    for seat in range(team, len(bids), 2):
+        bid = bids[seat]
+        won = tricks[seat]
+        taken += won
+        if type(bid) is int and bid > 0:
             contract += bid
+        elif bid == 0 or bid == "BN":
+            value = 100 if bid == 0 else 200
+            points += value if won == 0 else -value
         else:
             raise ValueError(f"partnership scoring has no special bid {bid!r}")
-    taken = sum(tricks[s] for s in seats)
     if taken >= contract:
         return points + 10 * contract + taken - contract, taken - contract
     return points - 10 * contract, 0

@@ -1,0 +1,481 @@
+"""The Run Fast game: one deal of 16 cards to each of three seats, played out.
+
+A ``RunFastGame`` is created from ``RunFastRules`` plus a seed (or an explicit deal).
+The holder of the ``first_lead`` card (3♥ by default) leads; each player in turn beats
+the last play or, only when unable, passes; after two passes in a row the last player
+to play leads again; the first player out wins and the deal is settled at once.
+
+>>> from tapete.engine.runfast.rules import RunFastRules
+>>> g = RunFastGame(RunFastRules(), seed=1)
+>>> g.phase.name, [len(h) for h in g.dealt], 27 in g.dealt[g.to_act]  # 27 is 3♥
+('PLAY', [16, 16, 16], True)
+>>> all("3H" in a.to_record(g.to_act)["play"] for a in g.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from tapete.cards import Card, CardError, card_name, card_symbol, iter_bits
+from tapete.engine import dealing
+from tapete.engine.base import JSON, Phase
+from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols
+from tapete.engine.runfast.combos import (
+    CELESTIAL,
+    FOUR_THREES,
+    classify,
+    describe,
+    is_bomb,
+    lead_plays,
+    responses,
+    why_not_combination,
+)
+from tapete.engine.runfast.rules import RunFastRules
+from tapete.engine.runfast.settlement import Settlement, bomb_bonus, settle
+from tapete.errors import BadRecord, IllegalAction
+
+PLAYERS: Final = 3
+HAND_SIZE: Final = 16
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_NO_KEY: Final = -1
+
+
+# --- the deal -----------------------------------------------------------------------
+def deal_from_seed(seed: int) -> list[list[int]]:
+    """The seeded deal: the 48 cards (lowest int first) shuffled, then dealt one at a
+    time starting with seat 0.
+
+    >>> [len(h) for h in deal_from_seed(7)], sorted(sum(deal_from_seed(7), [])) == list(DECK)
+    ([16, 16, 16], True)
+    """
+    deck = list(DECK)
+    dealing.shuffle(deck, dealing.stream(seed, "deal", 0))
+    return [deck[s::PLAYERS] for s in range(PLAYERS)]
+
+
+def check_deal(cards: Sequence[Sequence[object]]) -> list[list[int]]:
+    """Read and check an explicit deal (3 hands of 16 cards making up the 48-card deck).
+
+    Raise ``BadRecord`` saying what is wrong.
+
+    >>> check_deal([["3H"] * 16, [], []])
+    Traceback (most recent call last):
+    ...
+    tapete.errors.BadRecord: bad_record: seat 1 was dealt 0 cards; Run Fast deals 16 to each seat
+    """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) != PLAYERS:
+        raise BadRecord(f"a Run Fast deal lists the cards of {PLAYERS} seats")
+    for seat, hand in enumerate(cards):
+        if isinstance(hand, (str, bytes)) or not isinstance(hand, Sequence):
+            raise BadRecord(f"seat {seat}'s cards must be a list of cards")
+        if len(hand) != HAND_SIZE:
+            raise BadRecord(f"seat {seat} was dealt {len(hand)} cards; Run Fast deals {HAND_SIZE} to each seat")
+    seen = 0
+    out: list[list[int]] = []
+    for hand in cards:
+        parsed: list[int] = []
+        for item in hand:
+            if isinstance(item, str):
+                try:
+                    card = int(Card.parse(item))
+                except CardError as exc:
+                    raise BadRecord(str(exc)) from exc
+            elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 55:
+                card = int(item)
+            else:
+                raise BadRecord(f"{item!r} is not a card")
+            if not DECK_MASK >> card & 1:
+                raise BadRecord(f"{card_symbol(card)} is not in the Run Fast deck (no jokers, no A♥, 2♠ the only two)")
+            if seen >> card & 1:
+                raise BadRecord(f"{card_symbol(card)} is dealt twice")
+            seen |= 1 << card
+            parsed.append(card)
+        out.append(parsed)
+    return out
+
+
+# --- the game -----------------------------------------------------------------------
+class RunFastGame:
+    """One deal (= one game) of Run Fast for three seats."""
+
+    __slots__ = (
+        "_legal",
+        "bonus",
+        "bonus_log",
+        "cur_key",
+        "cur_mask",
+        "cur_seat",
+        "dealt",
+        "first_card",
+        "first_leader",
+        "hands",
+        "log",
+        "num_players",
+        "opening",
+        "passes",
+        "pending",
+        "pending_mask",
+        "phase",
+        "played",
+        "rules",
+        "seed",
+        "settlement",
+        "to_act_",
+        "winner_",
+    )
+
+    def __init__(self, rules: RunFastRules, *, seed: int = 0, deal: Sequence[Sequence[object]] | None = None) -> None:
+        self.rules: RunFastRules = rules
+        self.num_players: int = PLAYERS
+        self.seed: int = seed
+        cards = deal_from_seed(seed) if deal is None else check_deal(deal)
+        self.dealt: list[list[int]] = cards
+        """Each seat's cards as dealt (never changed)."""
+        self.hands: list[int] = [sum(1 << c for c in hand) for hand in cards]
+        """Each seat's cards now, as bitmasks."""
+        self.played: list[bool] = [False] * PLAYERS
+        first = rules.first_lead_card
+        self.first_card: int = first
+        leader = next(s for s in range(PLAYERS) if self.hands[s] >> first & 1)
+        self.first_leader: int = leader
+        self.phase: Phase = _PLAY
+        self.to_act_: int | None = leader
+        self.opening = True
+        self.cur_key = _NO_KEY
+        self.cur_mask = 0
+        self.cur_seat = -1
+        self.passes = 0
+        self.pending = -1
+        self.pending_mask = 0
+        self.bonus: list[int] = [0] * PLAYERS
+        self.bonus_log: list[tuple[int, int]] = []
+        self.log: list[tuple[int, int]] = []
+        self.settlement: Settlement | None = None
+        self.winner_: int | None = None
+        self._legal: list[RunFastAction] | None = None
+
+    # --- the public surface -------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is (``None`` once the game is over)."""
+        return self.to_act_
+
+    def is_over(self) -> bool:
+        return self.phase is _OVER
+
+    def scores(self) -> list[int]:
+        """The settlement per seat (zeros until the deal is over)."""
+        s = self.settlement
+        return list(s.change) if s is not None else [0] * PLAYERS
+
+    def winner(self) -> int | None:
+        """The seat that went out, once the game is over."""
+        return self.winner_
+
+    @property
+    def current(self) -> tuple[int, int, int] | None:
+        """The play to beat as ``(seat, cards mask, key)``, or ``None`` when a player leads."""
+        return None if self.cur_key < 0 else (self.cur_seat, self.cur_mask, self.cur_key)
+
+    def legal_actions(self) -> list[RunFastAction]:
+        """Every legal action of the seat to act (empty once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> list[RunFastAction]:
+        if self.phase is _OVER:
+            legal: list[RunFastAction] = []
+        else:
+            hand = self.hands[self.to_act_]  # type: ignore[index]
+            if self.cur_key < 0:
+                legal = lead_plays(hand)
+                if self.opening:
+                    first = self.first_card
+                    legal = [a for a in legal if a >> first & 1]
+            else:
+                legal = responses(hand, self.cur_key) or [PASS]
+        self._legal = legal
+        return legal
+
+    def apply(self, action: RunFastAction | int | Mapping[str, Any]) -> None:
+        """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
+        if type(action) is not RunFastAction:
+            action = self.parse_action(action)
+        if self.phase is _OVER:
+            raise IllegalAction("wrong_phase", "the game is over: no more actions")
+        seat: int = self.to_act_  # type: ignore[assignment]
+        if not action:
+            self._pass(seat)
+            return
+        hand = self.hands[seat]
+        if action & ~hand:
+            raise _not_in_hand(action & ~hand)
+        key = classify(action)
+        if key is None:
+            raise IllegalAction("not_a_combination", why_not_combination(action))
+        if self.opening:
+            if not action >> self.first_card & 1:
+                raise IllegalAction(
+                    "must_include_3h", f"the first play must contain {card_symbol(self.first_card)}"
+                )
+            if key == FOUR_THREES:
+                key = CELESTIAL
+        cur = self.cur_key
+        if cur >= 0:
+            if key < 16:
+                if cur < 16 and key <= cur:
+                    raise self._does_not_beat(key)
+                self.pending = seat
+                self.pending_mask = action
+            elif (key >> 4) != (cur >> 4) or key <= cur:
+                raise self._does_not_beat(key)
+        # the play (inlined: the engine's hot path)
+        hand ^= action
+        self.hands[seat] = hand
+        self.played[seat] = True
+        self.opening = False
+        self.cur_key = key
+        self.cur_mask = action
+        self.cur_seat = seat
+        self.passes = 0
+        self.log.append((seat, action))
+        self._legal = None
+        if not hand:
+            self._finish(seat)
+            return
+        self.to_act_ = seat + 1 if seat < 2 else 0
+
+    def _pass(self, seat: int) -> None:
+        if self.cur_key < 0:
+            extra = f" (the first play must contain {card_symbol(self.first_card)})" if self.opening else ""
+            raise IllegalAction("cannot_pass_as_leader", f"a leader cannot pass: play any combination{extra}")
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        if legal[0]:
+            example = min(legal, key=_play_order)
+            raise IllegalAction(
+                "must_beat",
+                f"you must beat {describe(self.cur_key)} when you can: you can "
+                f"(for example with {card_symbols(example)})",
+            )
+        self.log.append((seat, 0))
+        self._legal = None
+        passes = self.passes + 1
+        if passes == 2:
+            if self.pending >= 0:
+                self._award_bonus()
+            self.to_act_ = self.cur_seat
+            self.cur_key = _NO_KEY
+            self.cur_mask = 0
+            self.cur_seat = -1
+            self.passes = 0
+        else:
+            self.passes = passes
+            self.to_act_ = seat + 1 if seat < 2 else 0
+
+    def _award_bonus(self) -> None:
+        seat = self.pending
+        change = bomb_bonus(seat, PLAYERS)
+        self.bonus = [b + c for b, c in zip(self.bonus, change, strict=True)]
+        self.bonus_log.append((seat, self.pending_mask))
+        self.pending = -1
+        self.pending_mask = 0
+
+    def _finish(self, seat: int) -> None:
+        if self.pending >= 0:
+            self._award_bonus()
+        self.settlement = settle(seat, self.hands, self.played, self.bonus)
+        self.winner_ = seat
+        self.phase = _OVER
+        self.to_act_ = None
+
+    def _does_not_beat(self, key: int) -> IllegalAction:
+        cur = self.cur_key
+        new, old = describe(key), describe(cur)
+        if cur == CELESTIAL:
+            hint = "nothing beats the celestial bomb"
+        elif is_bomb(cur):
+            hint = "only a higher bomb beats a bomb"
+        elif not is_bomb(key) and (key >> 4) != (cur >> 4):
+            hint = "answer with the same shape and number of cards, higher, or with a bomb"
+        else:
+            hint = ""
+        return IllegalAction("does_not_beat", f"{new} does not beat {old}" + (f": {hint}" if hint else ""))
+
+    def clone(self) -> RunFastGame:
+        """An independent copy: the copy and the original share no mutable state."""
+        g = object.__new__(RunFastGame)
+        for name in RunFastGame.__slots__:
+            setattr(g, name, getattr(self, name))
+        g.hands = list(self.hands)
+        g.played = list(self.played)
+        g.bonus = list(self.bonus)
+        g.bonus_log = list(self.bonus_log)
+        g.log = list(self.log)
+        g._legal = None
+        return g
+
+    # --- actions in the record format -------------------------------------------------
+    def parse_action(self, obj: Mapping[str, Any] | int) -> RunFastAction:
+        """Read an action (a record-format dict, or a card mask) for the seat to act.
+
+        Malformed input raises ``IllegalAction('bad_record')``; another seat's action
+        ``not_your_turn``; both change nothing.
+        """
+        if isinstance(obj, RunFastAction):
+            return obj
+        if isinstance(obj, int) and not isinstance(obj, bool):
+            if not 0 <= obj < 1 << 55:
+                raise IllegalAction("bad_record", f"{obj} is not a card mask")
+            return RunFastAction(obj)
+        if not isinstance(obj, Mapping):
+            raise IllegalAction(
+                "bad_record",
+                f'an action must be an object such as {{"seat": 0, "play": ["9S", "9H"]}}, not {obj!r}',
+            )
+        seat = obj.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {PLAYERS - 1}, not {seat!r}")
+        kinds = [k for k in ("play", "pass") if k in obj]
+        extra = set(obj) - {"seat", "play", "pass"}
+        if len(kinds) != 1 or extra:
+            raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play' or 'pass'")
+        if kinds[0] == "pass":
+            if obj["pass"] is not True:
+                raise IllegalAction("bad_record", "'pass' must be true")
+            action = PASS
+        else:
+            action = RunFastAction(_parse_play(obj["play"]))
+        if self.phase is _OVER:
+            raise IllegalAction("wrong_phase", "the game is over: no more actions")
+        if seat != self.to_act_:
+            raise IllegalAction("not_your_turn", f"it is seat {self.to_act_}'s turn, not seat {seat}'s")
+        return action
+
+    def action_to_record(self, action: int, seat: int | None = None) -> dict[str, JSON]:
+        act = action if isinstance(action, RunFastAction) else RunFastAction(action)
+        return act.to_record(self.to_act_ if seat is None else seat)  # type: ignore[arg-type]
+
+    # --- what a seat sees ---------------------------------------------------------------
+    def _plays_json(self) -> list[JSON]:
+        return [{"seat": s, "pass": True} if not m else {"seat": s, "cards": card_names(m)} for s, m in self.log]
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
+        if not 0 <= seat < PLAYERS:
+            raise ValueError(f"no seat {seat}")
+        rules = self.rules
+        cur_key = self.cur_key
+        current: JSON = None
+        if cur_key >= 0:
+            current = {"seat": self.cur_seat, "cards": card_names(self.cur_mask), "combination": describe(cur_key)}
+        pending: JSON = None
+        if self.pending >= 0:
+            pending = {"seat": self.pending, "cards": card_names(self.pending_mask)}
+        s = self.settlement
+        return {
+            "game": "runfast",
+            "profile": rules.profile,
+            "options": rules.overrides_json(),
+            "rules": rules.options_json(),
+            "seat": seat,
+            "players": PLAYERS,
+            "phase": self.phase.name.lower(),
+            "to_act": self.to_act_,
+            "first_leader": self.first_leader,
+            "hand": card_names(self.hands[seat]),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "has_played": list(self.played),
+            "plays": self._plays_json(),
+            "current": current,
+            "passed": [(self.cur_seat + 1 + i) % PLAYERS for i in range(self.passes)] if cur_key >= 0 else [],
+            "pending_bomb": pending,
+            "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
+            "bonus": list(self.bonus),
+            "scores": self.scores(),
+            "settlement": s.to_json() if s is not None else None,
+            "winner": self.winner_,
+            "legal_actions": (
+                [a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []
+            ),
+        }
+
+    # --- records and replays --------------------------------------------------------------
+    def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
+        """The game as a ``tapete-record/1`` object (``spec/records.md``)."""
+        actions: list[JSON] = [RunFastAction(m).to_record(s) for s, m in self.log]
+        rec: dict[str, JSON] = {
+            "format": "tapete-record/1",
+            "profile": self.rules.profile,
+            "options": self.rules.overrides_json(),
+        }
+        if players is not None:
+            rec["players"] = list(players)
+        rec["seed"] = self.seed
+        rec["hands"] = [{"cards": [card_names_as_dealt(h) for h in self.dealt], "actions": actions}]
+        return rec
+
+    def replay_summary(self) -> dict[str, JSON]:
+        """The ``tapete replay --json`` fields that describe the game so far."""
+        s = self.settlement
+        hand: dict[str, JSON] = {
+            "plays": self._plays_json(),
+            "remaining": [card_names(h) for h in self.hands],
+            "score_change": list(s.change) if s is not None else None,
+            "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
+            "settlement": s.to_json() if s is not None else None,
+        }
+        return {"hands": [hand], "scores": self.scores(), "finished": self.is_over(), "winner": self.winner_}
+
+
+def card_names_as_dealt(cards: Sequence[int]) -> list[str]:
+    """Canonical names in the order given (a hand as dealt)."""
+    return [card_name(c) for c in cards]
+
+
+def _parse_play(value: object) -> int:
+    items: list[object]
+    if isinstance(value, str):
+        items = list(value.replace(",", " ").split())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise IllegalAction("bad_record", f"'play' must be a list of cards such as [\"9S\", \"9H\"], not {value!r}")
+    if not items:
+        raise IllegalAction("bad_record", "a play needs at least one card; to pass write {\"pass\": true}")
+    mask = 0
+    for item in items:
+        if not isinstance(item, str):
+            raise IllegalAction("bad_record", f"{item!r} is not a card (write cards such as '9S' or '10♥')")
+        try:
+            card = int(Card.parse(item))
+        except CardError as exc:
+            raise IllegalAction("bad_record", str(exc)) from exc
+        if mask >> card & 1:
+            raise IllegalAction("bad_record", f"{card_symbol(card)} is twice in one play")
+        mask |= 1 << card
+    return mask
+
+
+def _not_in_hand(missing: int) -> IllegalAction:
+    foreign = missing & ~DECK_MASK
+    if foreign:
+        names = " ".join(card_symbol(c) for c in iter_bits(foreign))
+        return IllegalAction(
+            "card_not_in_hand", f"{names} is not in the Run Fast deck (no jokers, no A♥, 2♠ the only two)"
+        )
+    return IllegalAction("card_not_in_hand", f"you do not hold {card_symbols(missing)}")
+
+
+def _play_order(action: RunFastAction) -> tuple[int, int]:
+    key = classify(action)
+    return (1 if key is None or key < 16 else 0, action.bit_count())
+
+
+__all__ = ["HAND_SIZE", "PLAYERS", "RunFastGame", "check_deal", "deal_from_seed"]
