@@ -88,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("profile", nargs="?", default="cutthroat", help="rule profile (see 'tapete profiles')")
     p.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
     p.add_argument("--hands", type=int, default=1, help="stop after this many hands (default 1)")
-    p.add_argument("--options", help='JSON object of option overrides, e.g. \'{"target": 300}\'')
+    p.add_argument("--options", help="JSON object of option overrides, e.g. '{\"target\": 300}'")
     p.add_argument("--out", help="write the game record to this file")
     p.set_defaults(func=cmd_demo)
     return parser

@@ -103,9 +103,8 @@ def read_record(obj: Any) -> Record:
         _require(isinstance(raw, Mapping), f"hand {h} must be an object")
         actions = raw.get("actions", [])
         _require(isinstance(actions, list), f"hand {h}: 'actions' must be a list")
-        if h == 0 and actions and isinstance(actions[0], Mapping) and "draw" in actions[0]:
+        if h == 0 and actions and isinstance(actions[0], Mapping) and "draw" in actions[0] and rules_have_draw(rules):
             _require(set(actions[0]) == {"draw"}, "the draw action has only 'draw'")
-            _require(rules_have_draw(rules), f"profile {name!r} has no seating draw")
             draw = actions[0]["draw"]
             actions = actions[1:]
         dealer = raw.get("dealer")
@@ -113,7 +112,8 @@ def read_record(obj: Any) -> Record:
             _require(dealer is None, "a runfast record has no dealer")
         else:
             _require(
-                dealer is None or (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < rules.players),
+                dealer is None
+                or (isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < rules.players),
                 f"hand {h}: 'dealer' must be a seat from 0 to {rules.players - 1}",
             )
         cards = raw.get("cards")
@@ -228,13 +228,14 @@ def replay(obj: Any) -> ReplayResult:
     for h, hand in enumerate(record.hands):
         offset = 1 if h == 0 and record.draw is not None else 0
         if _hand_index(game) != h or game.is_over():
-            if game.is_over():
-                exc = IllegalAction("wrong_phase", f"the game is over before hand {h}")
-            else:
-                exc = IllegalAction("wrong_phase", f"hand {h - 1} is not finished, but the record goes on to hand {h}")
+            why = (
+                f"the game is over before hand {h}"
+                if game.is_over()
+                else f"hand {h - 1} is not finished, but the record goes on to hand {h}"
+            )
             first = hand.actions[0] if hand.actions else None
             seat = first.get("seat") if isinstance(first, Mapping) else None
-            error = _error(h, offset, seat, exc)
+            error = _error(h, offset, seat, IllegalAction("wrong_phase", why))
             break
         for i, raw in enumerate(hand.actions):
             seat = raw.get("seat") if isinstance(raw, Mapping) else None
@@ -242,7 +243,12 @@ def replay(obj: Any) -> ReplayResult:
                 if _hand_index(game) != h and not game.is_over():
                     raise IllegalAction("wrong_phase", f"hand {h} is over; this action belongs to no hand")
                 if isinstance(raw, Mapping) and "draw" in raw:
-                    raise IllegalAction("bad_record", "the draw can only be the first action of the first hand")
+                    why = (
+                        "the draw can only be the first action of the first hand"
+                        if rules_have_draw(record.rules)
+                        else f"profile {record.profile!r} has no seating draw"
+                    )
+                    raise IllegalAction("bad_record", why)
                 action = game.parse_action(raw) if isinstance(raw, Mapping) else _not_object(raw)
                 game.apply(action)
             except IllegalAction as exc:

@@ -42,6 +42,8 @@ def _action_text(action: dict[str, Any]) -> str:
 def replay_report_text(report: dict[str, Any], players: Sequence[str] | None = None) -> str:
     """The report of ``tapete replay`` as tables, one per hand."""
     lines = [f"profile {report.get('profile')}"]
+    if report.get("draw"):
+        lines.append("seating draw: " + " ".join(f"seat {i} {_sym(c)}" for i, c in enumerate(report["draw"])))
     err = report.get("error")
     hands = report.get("hands") or []
     for h, hand in enumerate(hands):
@@ -54,7 +56,9 @@ def replay_report_text(report: dict[str, Any], players: Sequence[str] | None = N
     if report.get("tokens") is not None:
         lines.append("tokens: " + "  ".join(f"{i}:{t}" for i, t in enumerate(report["tokens"])))
     if report.get("finished"):
-        lines.append(f"finished — winner: {'team' if report.get('profile') == 'spades' else 'seat'} {report.get('winner')}")
+        lines.append(
+            f"finished — winner: {'team' if report.get('profile') == 'spades' else 'seat'} {report.get('winner')}"
+        )
     elif report.get("to_act") is not None:
         legal = ", ".join(_action_text(a) for a in report.get("legal_actions", []))
         lines.append(f"not finished — seat {report['to_act']} to act; legal: {legal}")
@@ -74,11 +78,23 @@ def _spades_hand(h: int, hand: dict[str, Any], report: dict[str, Any]) -> list[s
     if change is not None:
         sides = len(change)
         label = "team" if sides != len(bids) else "seat"
+        contract = hand.get("contract_points") or [None] * sides
+        prizes = hand.get("prize_points") or [None] * sides
+        penalty = hand.get("bag_penalty") or [None] * sides
         side_rows = [
-            [f"{label} {i}", _signed(change[i]), hand["bags"][i], hand["scores"][i]] for i in range(sides)
+            [
+                f"{label} {i}",
+                _signed(contract[i]),
+                _signed(prizes[i]),
+                _signed(penalty[i]),
+                _signed(change[i]),
+                hand["bags"][i],
+                hand["scores"][i],
+            ]
+            for i in range(sides)
         ]
         lines.append("")
-        lines += _table([label, "points", "bags", "total"], side_rows)
+        lines += _table([label, "bids", "jacks", "penalty", "change", "bags", "total"], side_rows)
     tricks = hand.get("tricks", [])
     if tricks:
         lines.append("")

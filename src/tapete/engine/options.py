@@ -53,9 +53,7 @@ class OptionSpec:
         return text + (" (or null)" if self.nullable else "")
 
     def _bad(self, value: object) -> ProfileError:
-        return ProfileError(
-            f"option {self.name!r} must be {self.describe_allowed()}, not {value!r}", "bad_option"
-        )
+        return ProfileError(f"option {self.name!r} must be {self.describe_allowed()}, not {value!r}", "bad_option")
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` and return it in normal form (subsets become frozensets)."""
@@ -87,8 +85,7 @@ class OptionSpec:
             for item in items:
                 if not isinstance(item, str) or item not in self.allowed:
                     raise ProfileError(
-                        f"option {self.name!r}: {item!r} is not one of "
-                        + ", ".join(repr(a) for a in self.allowed),
+                        f"option {self.name!r}: {item!r} is not one of " + ", ".join(repr(a) for a in self.allowed),
                         "bad_option",
                     )
                 out.add(item)

@@ -62,9 +62,7 @@ def profile_info(name: str) -> ProfileInfo:
     """The profile's family, title, description and options (``extends`` resolved)."""
     raw = _raw_profiles()
     if not isinstance(name, str) or name not in raw:
-        raise ProfileError(
-            f"unknown profile {name!r}; known profiles: {', '.join(profile_names())}", "unknown_profile"
-        )
+        raise ProfileError(f"unknown profile {name!r}; known profiles: {', '.join(profile_names())}", "unknown_profile")
     data = raw[name]
     parent = data.get("extends")
     options: dict[str, Any] = {}

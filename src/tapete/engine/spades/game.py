@@ -35,8 +35,6 @@ from tapete.engine.spades.actions import (
     ACTIONS,
     BID_BASE,
     BLIND_CODES,
-    CODE_1F,
-    CODE_2F,
     CODE_B6,
     CODE_BN,
     CODE_SM,
@@ -63,7 +61,7 @@ def _chunk_table(base: int, bits: int) -> tuple[tuple[SpadesAction, ...], ...]:
     for b in range(bits):
         action = ACTIONS[base + b]
         assert action is not None
-        table += [t + (action,) for t in table]
+        table += [(*t, action) for t in table]
     return tuple(table)
 
 
@@ -273,8 +271,18 @@ class HandLog:
 
 # --- the game -----------------------------------------------------------------------
 _COPIED_LISTS: Final = (
-    "scores_", "bags_", "tokens_", "blind_six_used", "game_winners", "hands", "dealt_sizes",
-    "bids", "looked", "tricks_won", "blind_six_ok", "face_down",
+    "scores_",
+    "bags_",
+    "tokens_",
+    "blind_six_used",
+    "game_winners",
+    "hands",
+    "dealt_sizes",
+    "bids",
+    "looked",
+    "tricks_won",
+    "blind_six_ok",
+    "face_down",
 )
 
 
@@ -282,11 +290,43 @@ class SpadesGame:
     """One game (or tourney) of a Spades-family profile."""
 
     __slots__ = (
-        "_deals", "_legal_mask", "_prize_all", "_prize_masks", "bags_", "best_card", "best_seat", "bids",
-        "blind_six_ok", "blind_six_used", "dealer", "dealt_sizes", "draw", "face_down", "game_number",
-        "game_winners", "hand_number", "hands", "lead_mask", "log", "logs", "looked", "must_lead_2c",
-        "num_players", "phase", "rules", "scores_", "seed", "sitting_out", "spades_broken", "to_act_",
-        "tokens_", "trick", "trick_size", "tricks_left", "tricks_won", "winner_",
+        "_deals",
+        "_legal_mask",
+        "_prize_all",
+        "_prize_masks",
+        "bags_",
+        "best_card",
+        "best_seat",
+        "bids",
+        "blind_six_ok",
+        "blind_six_used",
+        "dealer",
+        "dealt_sizes",
+        "draw",
+        "face_down",
+        "game_number",
+        "game_winners",
+        "hand_number",
+        "hands",
+        "lead_mask",
+        "log",
+        "logs",
+        "looked",
+        "must_lead_2c",
+        "num_players",
+        "phase",
+        "rules",
+        "scores_",
+        "seed",
+        "sitting_out",
+        "spades_broken",
+        "to_act_",
+        "tokens_",
+        "trick",
+        "trick_size",
+        "tricks_left",
+        "tricks_won",
+        "winner_",
     )
 
     def __init__(
@@ -671,7 +711,9 @@ class SpadesGame:
                 raise IllegalAction("bad_record", f"{obj} is not an action code")
             return act
         if not isinstance(obj, Mapping):
-            raise IllegalAction("bad_record", f"an action must be an object such as {{\"seat\": 0, \"play\": \"AS\"}}, not {obj!r}")
+            raise IllegalAction(
+                "bad_record", f'an action must be an object such as {{"seat": 0, "play": "AS"}}, not {obj!r}'
+            )
         seat = obj.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {self.num_players - 1}, not {seat!r}")
@@ -701,9 +743,7 @@ class SpadesGame:
                 raise IllegalAction("bad_record", f"'bid' must be a number, 'nil' or a special bid, not {value!r}")
             if isinstance(value, int):
                 if not 0 <= value <= MAX_BID:
-                    raise IllegalAction(
-                        "bid_out_of_range", f"a bid is a number of tricks from 0 up, not {value}"
-                    )
+                    raise IllegalAction("bid_out_of_range", f"a bid is a number of tricks from 0 up, not {value}")
                 action = ACTIONS[BID_BASE + value]
             elif isinstance(value, str) and value.upper() in SPECIAL_CODE:
                 action = ACTIONS[SPECIAL_CODE[value.upper()]]
@@ -740,7 +780,12 @@ class SpadesGame:
         hand = [card_name(c) for c in _display_order(self.hands[seat])] if visible else None
         log = self.log
         tricks = [
-            {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "seats": t.seats(self.num_players), "winner": t.winner}
+            {
+                "leader": t.leader,
+                "cards": [card_name(c) for c in t.cards],
+                "seats": t.seats(self.num_players),
+                "winner": t.winner,
+            }
             for t in log.tricks
         ]
         current = tricks.pop() if self.phase is Phase.PLAY else None
@@ -778,9 +823,7 @@ class SpadesGame:
             "tokens": list(self.tokens_) if rules.tokens is not None else None,
             "last_hand": _hand_result_json(last) if last is not None else None,
             "winner": self.winner_,
-            "legal_actions": (
-                [a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []
-            ),
+            "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []),
         }
         return obs
 
@@ -793,7 +836,11 @@ class SpadesGame:
             if i == 0 and self.draw is not None:
                 actions.insert(0, {"draw": [card_name(c) for c in self.draw]})
             hands.append(
-                {"dealer": log.dealer, "cards": [[card_name(c) for c in hand] for hand in log.cards], "actions": actions}
+                {
+                    "dealer": log.dealer,
+                    "cards": [[card_name(c) for c in hand] for hand in log.cards],
+                    "actions": actions,
+                }
             )
         rec: dict[str, JSON] = {
             "format": "tapete-record/1",
@@ -831,8 +878,13 @@ class SpadesGame:
                     "tricks_won": won,
                     "score_change": list(result.change) if result else None,
                     "bags": list(result.bags) if result else None,
+                    "contract_points": list(result.contract) if result else None,
+                    "prize_points": list(result.prizes) if result else None,
+                    "bag_penalty": list(result.penalty) if result else None,
                     "scores": list(log.scores) if log.scores is not None else None,
-                    "prize_jacks": [{"jack": j, "seat": s} for j, s in log.jack_winners] if self.rules.prize_jacks else None,
+                    "prize_jacks": [{"jack": j, "seat": s} for j, s in log.jack_winners]
+                    if self.rules.prize_jacks
+                    else None,
                 }
             )
         out: dict[str, JSON] = {
@@ -842,8 +894,7 @@ class SpadesGame:
             "finished": self.is_over(),
             "winner": self.winner_,
         }
-        if self.rules.tokens is not None:
-            out["tokens"] = list(self.tokens_)
+        out["tokens"] = list(self.tokens_)
         if self.draw is not None:
             out["draw"] = [card_name(c) for c in self.draw]
         return out

@@ -21,13 +21,19 @@ PRIZE_JACKS: Final = ("JD", "JC", "JH")
 OPTIONS: Final = (
     OptionSpec("players", "int", "number of players", minimum=2, maximum=8),
     OptionSpec("partnership", "bool", "two teams of partners sitting opposite (4 players)"),
-    OptionSpec("removed", "subset", "cards taken out of the 52-card deck",
-               allowed=tuple(str(CARDS[c]) for c in range(52))),
+    OptionSpec(
+        "removed", "subset", "cards taken out of the 52-card deck", allowed=tuple(str(CARDS[c]) for c in range(52))
+    ),
     OptionSpec("jokers", "int", "jokers added as the top spades (big, little, extra)", minimum=0, maximum=3),
     OptionSpec("target", "int", "score that ends a game", minimum=1),
     OptionSpec("floor", "int", "a side at or below it ends the game", maximum=-1, nullable=True),
     OptionSpec("bag_rule", "choice", "how bags are penalised", allowed=("accumulate", "limit", "per_hand")),
-    OptionSpec("bag_limit", "int", "bags that cost a penalty (accumulate: every L cost 10·L; limit: reaching L costs 10 per bag)", minimum=1),
+    OptionSpec(
+        "bag_limit",
+        "int",
+        "bags that cost a penalty (accumulate: every L cost 10·L; limit: reaching L costs 10 per bag)",
+        minimum=1,
+    ),
     OptionSpec("special_bids", "subset", "special bids offered", allowed=SPECIAL_BIDS),
     OptionSpec("blind_six", "choice", "blind-six allowance per player per game", allowed=("once", "unlimited")),
     OptionSpec("blind_six_margin", "int", "points behind the leader needed to bid blind six", minimum=0),
@@ -139,4 +145,3 @@ class SpadesRules:
 
     def overrides_json(self) -> dict[str, object]:
         return dict(self.overrides)
-

@@ -68,7 +68,11 @@ def score_bid(bid: Bid, tricks: int) -> SeatResult:
     if bid == "SM":
         return SeatResult(150, 0, True) if tricks >= 14 else SeatResult(-150, 0, False)
     if isinstance(bid, int) and bid > 0:
-        return SeatResult(10 * bid + tricks - bid, tricks - bid, True) if tricks >= bid else SeatResult(-10 * bid, 0, False)
+        return (
+            SeatResult(10 * bid + tricks - bid, tricks - bid, True)
+            if tricks >= bid
+            else SeatResult(-10 * bid, 0, False)
+        )
     raise ValueError(f"not a bid: {bid!r}")
 
 
@@ -135,8 +139,10 @@ def score_hand(
     bags_after = [0] * sides
     for side in range(sides):
         if moon[side]:  # a made shoot-the-moon adds no bags and pays no penalty this hand
-            bags_after[side] = bags_before[side]
-            added[side] = 0
+            kept = bags_before[side] if rules.bag_rule != "per_hand" else 0
+            count = max(0, kept - hearts[side])  # a J♥ prize still takes a bag off
+            added[side] = count - kept
+            bags_after[side] = count
             continue
         if rules.bag_rule == "per_hand":
             added[side] = max(0, added[side] - hearts[side])

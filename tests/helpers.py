@@ -1,0 +1,78 @@
+"""Helpers for building positions in tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import tapete
+from tapete.cards import Card
+
+
+def build_deal(
+    profile: str,
+    dealer: int,
+    fixed: Mapping[int, Iterable[str]] | None = None,
+    *,
+    avoid_suits: Mapping[int, str] | None = None,
+    options: Mapping[str, object] | None = None,
+) -> list[list[str]]:
+    """A legal deal giving ``fixed`` cards to their seats; the rest fill the hands.
+
+    ``avoid_suits`` keeps a seat void in the named suits (letters such as ``"H"``).
+    Fills in deck order, so the result is deterministic.
+    """
+    rules = tapete.load_profile(profile, options)
+    sizes = rules.hand_sizes(dealer)
+    hands: list[list[str]] = [[] for _ in range(rules.players)]
+    used: set[str] = set()
+    for seat, cards in (fixed or {}).items():
+        for c in cards:
+            name = str(Card.parse(c))
+            assert name not in used, f"{name} given twice"
+            hands[seat].append(name)
+            used.add(name)
+    rest = [str(c) for c in rules.deck if str(c) not in used]
+    avoid = {s: set(v) for s, v in (avoid_suits or {}).items()}
+    for name in rest:
+        suit = "S" if name.endswith("J") else name[1]
+        for seat in sorted(range(rules.players), key=lambda s: (suit in avoid.get(s, set()), len(hands[s]) - sizes[s])):
+            if len(hands[seat]) < sizes[seat] and suit not in avoid.get(seat, set()):
+                hands[seat].append(name)
+                break
+        else:
+            raise AssertionError(f"cannot place {name}")
+    assert [len(h) for h in hands] == sizes
+    return hands
+
+
+def bid_all(game: Any, bids: Sequence[object]) -> None:
+    """Bid for every seat in turn; ``bids`` is indexed by seat."""
+    for _ in range(game.num_players):
+        seat = game.to_act
+        game.apply({"seat": seat, "bid": bids[seat]})
+
+
+def play(game: Any, *cards: str) -> None:
+    for card in cards:
+        game.apply({"seat": game.to_act, "play": card})
+
+
+def random_playout(game: Any, rng: random.Random, max_actions: int = 100_000) -> int:
+    """Random legal actions until the game ends (or ``max_actions``); returns the count."""
+    n = 0
+    while not game.is_over() and n < max_actions:
+        game.apply(rng.choice(game.legal_actions()))
+        n += 1
+    return n
+
+
+def sensible_random_action(game: Any, rng: random.Random) -> Any:
+    """A random legal action; Spades-family bids lean low so contracts are made and games end."""
+    legal = game.legal_actions()
+    if getattr(game, "phase", None) is not None and game.phase.name == "BID":
+        low = [a for a in legal if a.is_bid and isinstance(a.bid, int) and 1 <= a.bid <= 3]
+        if low and rng.random() < 0.8:
+            return rng.choice(low)
+    return rng.choice(legal)

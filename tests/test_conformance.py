@@ -1,0 +1,208 @@
+"""One conformance suite for every profile: seeded random games with invariants.
+
+For each profile, random legal games are played and after every action we check:
+legal actions exist until the end (and none after), cards are conserved, every trick has
+one winner (checked against an independent reference), an illegal action changes
+nothing, clones are independent, a seat's observation does not change when only other
+seats' hidden cards change, and the record replays to the same result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import tapete
+from tapete import IllegalAction
+from tapete.cards import TRUMP_MASK, iter_bits
+from tapete.records import replay
+from tests.helpers import sensible_random_action
+
+PROFILES = tapete.profile_names()
+SPADES_PROFILES = [p for p in PROFILES if tapete.profile_info(p).family == "spades"]
+GAMES_PER_PROFILE = 25
+
+# Short games so that every profile reaches its end (and its tourney) in a test run.
+FAST_OPTIONS: dict[str, dict[str, object]] = {
+    name: {"target": 150, "floor": -250, **({"tokens": 2} if tapete.load_profile(name).tokens else {})}
+    for name in SPADES_PROFILES
+}
+
+
+# --- an independent reference for the Spades-family trick rules -----------------------
+def _suit(card: int) -> int:
+    return 3 if card >= 39 else card // 13
+
+
+def reference_playable(game: Any, seat: int) -> set[int]:
+    hand = set(iter_bits(game.hands[seat]))
+    trick = game.trick
+    if trick:
+        led = _suit(trick[0])
+        follow = {c for c in hand if _suit(c) == led}
+        return follow or hand
+    if game.must_lead_2c:
+        return {0}
+    if not game.spades_broken:
+        return {c for c in hand if _suit(c) != 3} or hand
+    return hand
+
+
+def reference_winner(leader_seats: list[int], cards: list[int]) -> int:
+    trumps = [(c, s) for c, s in zip(cards, leader_seats, strict=True) if _suit(c) == 3]
+    if trumps:
+        return max(trumps)[1]
+    led = _suit(cards[0])
+    return max((c, s) for c, s in zip(cards, leader_seats, strict=True) if _suit(c) == led)[1]
+
+
+def check_spades_invariants(game: Any) -> None:
+    rules = game.rules
+    deck = sum(1 << int(c) for c in rules.deck)
+    hands = game.hands
+    union = 0
+    for h in hands:
+        assert union & h == 0, "a card is in two hands"
+        union |= h
+    played = 0
+    for trick in game.log.tricks:
+        for c in trick.cards:
+            assert not (played >> c) & 1, "a card was played twice"
+            played |= 1 << c
+    assert union | played == deck and union & played == 0, "cards are not conserved"
+    for trick in game.log.tricks:
+        if trick.winner is not None:
+            seats = trick.seats(game.num_players)
+            assert len(trick.cards) == game.num_players - (1 if trick.sitting_out >= 0 else 0)
+            assert trick.winner == reference_winner(seats, trick.cards)
+    if game.phase.name == "PLAY":
+        expected = reference_playable(game, game.to_act)
+        assert {int(a) for a in game.legal_actions()} == expected
+        assert game.legal_mask() == sum(1 << c for c in expected)
+
+
+def swap_hidden_same_suit(game: Any, keep: int, rng: random.Random) -> Any | None:
+    """A game identical but for same-suit cards swapped between two seats other than ``keep``.
+
+    Same-suit swaps keep every past action legal (voids and all-spade hands are kept), so
+    the swapped game is rebuilt by replaying the same record on the new deal.
+    """
+    others = [s for s in range(game.num_players) if s != keep]
+    if len(others) < 2:
+        return None
+    a, b = rng.sample(others, 2)
+    fixed = 1 if game.rules.first_lead == "2C" else 0  # who holds 2♣ decides who leads: public
+    remaining_a, remaining_b = game.hands[a] & ~fixed, game.hands[b] & ~fixed
+    for suit_mask in (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, TRUMP_MASK):
+        ca = list(iter_bits(remaining_a & suit_mask))
+        cb = list(iter_bits(remaining_b & suit_mask))
+        if ca and cb:
+            x, y = rng.choice(ca), rng.choice(cb)
+            record = game.record()
+            hand = record["hands"][-1]
+            names = {x: tapete.Card(x).__str__(), y: tapete.Card(y).__str__()}
+            swap = {names[x]: names[y], names[y]: names[x]}
+            hand["cards"] = [[swap.get(c, c) for c in cards] for cards in hand["cards"]]
+            result = replay(record)
+            assert result.exit_status == 0, result.report["error"]
+            return result.game
+    return None
+
+
+def check_replay(game: Any) -> None:
+    record = json.loads(json.dumps(game.record()))
+    result = replay(record)
+    assert result.exit_status == 0, result.report["error"]
+    report = result.report
+    assert report["finished"] == game.is_over()
+    assert report["winner"] == game.winner()
+    assert report["scores"] == game.scores()
+    assert report["to_act"] == (None if game.is_over() else game.to_act)
+    legal = [game.action_to_record(a, game.to_act) for a in game.legal_actions()]
+    assert report["legal_actions"] == legal
+    for seat in range(game.num_players):
+        assert result.game.observation(seat) == game.observation(seat)
+
+
+def try_illegal(game: Any, rng: random.Random) -> None:
+    """Some action that is not legal now must be refused and change nothing."""
+    if game.is_over():
+        return
+    legal = {int(a) for a in game.legal_actions()}
+    seat = game.to_act
+    candidates: list[Any] = []
+    if hasattr(game, "hands") and game.phase.name == "PLAY":
+        candidates = [c for c in range(55) if c not in legal]
+    candidates += [{"seat": (seat + 1) % game.num_players, "play": "AS"}, {"seat": seat}, {"seat": seat, "bid": 99}]
+    bad = rng.choice(candidates)
+    before = [game.observation(s) for s in range(game.num_players)], game.record()
+    with pytest.raises(IllegalAction):
+        game.apply(bad)
+    assert ([game.observation(s) for s in range(game.num_players)], game.record()) == before
+
+
+@pytest.mark.parametrize("profile", SPADES_PROFILES)
+def test_spades_family_conformance(profile: str) -> None:
+    for k in range(GAMES_PER_PROFILE):
+        rng = random.Random(f"{profile}/{k}")
+        game = tapete.new_game(profile, seed=k, options=FAST_OPTIONS[profile])
+        snapshot: tuple[Any, list[dict[str, Any]]] | None = None
+        steps = 0
+        while not game.is_over():
+            assert game.legal_actions(), "no legal action before the end"
+            check_spades_invariants(game)
+            if rng.random() < 0.02:
+                try_illegal(game, rng)
+            if rng.random() < 0.01:
+                keep = rng.randrange(game.num_players)
+                swapped = swap_hidden_same_suit(game, keep, rng)
+                if swapped is not None:
+                    assert swapped.observation(keep) == game.observation(keep)
+            if snapshot is None and rng.random() < 0.01:
+                clone = game.clone()
+                snapshot = (clone, [clone.observation(s) for s in range(game.num_players)])
+            game.apply(sensible_random_action(game, rng))
+            steps += 1
+            assert steps < 20_000, "the game does not end"
+        assert game.legal_actions() == ()
+        assert game.to_act is None
+        assert game.winner() is not None
+        check_spades_invariants(game)
+        check_replay(game)
+        if snapshot is not None:
+            clone, views = snapshot
+            assert [clone.observation(s) for s in range(game.num_players)] == views
+
+
+@pytest.mark.parametrize("profile", SPADES_PROFILES)
+def test_scores_are_the_sum_of_hand_changes(profile: str) -> None:
+    game = tapete.new_game(profile, seed=99, options=FAST_OPTIONS[profile])
+    rng = random.Random(profile)
+    while not game.is_over():
+        game.apply(sensible_random_action(game, rng))
+    totals: dict[int, list[int]] = {}
+    for log in game.logs:
+        if log.result is None:
+            continue
+        r = log.result
+        assert r.change == tuple(c + p + q for c, p, q in zip(r.contract, r.prizes, r.penalty, strict=True))
+        running = totals.setdefault(log.game, [0] * len(r.change))
+        for i, v in enumerate(r.change):
+            running[i] += v
+        assert running == log.scores
+    assert list(totals[game.game_number]) == game.scores()
+
+
+def test_observation_changes_when_own_cards_change() -> None:
+    """The swap check above can fail: the swapped seats themselves do see a difference."""
+    game = tapete.new_game("cutthroat", seed=4)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    rng = random.Random(1)
+    swapped = swap_hidden_same_suit(game, keep=0, rng=rng)
+    assert swapped is not None
+    assert swapped.observation(0) == game.observation(0)
+    assert swapped.observation(1) != game.observation(1) or swapped.observation(2) != game.observation(2)
