@@ -16,10 +16,11 @@ tapete.errors.ProfileError: bad_option: option 'target' must be an integer ≥ 1
 from __future__ import annotations
 
 import importlib
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Final
 
@@ -89,8 +90,26 @@ def rules_class(family: str) -> Any:
 
 
 def load_profile(name: str, options: Mapping[str, object] | None = None) -> Any:
-    """The frozen rules of profile ``name`` with ``options`` applied (both validated)."""
-    info = profile_info(name)
+    """The frozen rules of profile ``name`` with ``options`` applied (both validated).
+
+    Rules are immutable, so equal requests share one object.
+    """
     if options is not None and not isinstance(options, Mapping):
         raise ProfileError(f"options must be an object of option names and values, not {options!r}", "bad_option")
-    return rules_class(info.family).from_options(info.options, profile=name, overrides=options or {})
+    try:
+        key = json.dumps(options or {}, sort_keys=True)
+    except (TypeError, ValueError):
+        key = None
+    if key is None or not isinstance(name, str):
+        return _load_profile(name, options or {})
+    return _load_profile_cached(name, key)
+
+
+@lru_cache(maxsize=512)
+def _load_profile_cached(name: str, options_json: str) -> Any:
+    return _load_profile(name, json.loads(options_json))
+
+
+def _load_profile(name: str, options: Mapping[str, object]) -> Any:
+    info = profile_info(name)
+    return rules_class(info.family).from_options(info.options, profile=name, overrides=options)

@@ -70,6 +70,12 @@ _JOKER_TABLE: Final = _chunk_table(52, 3)
 _C, _D, _H, _S = _SUIT_TABLES
 
 
+_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
+_RECENT: dict[int, tuple[SpadesAction, ...]] = {}
+"""A bounded memo of recent legal masks (following suit repeats the same few masks)."""
+_RECENT_LIMIT: Final = 1 << 16
+
+
 def play_actions(mask: int) -> tuple[SpadesAction, ...]:
     """The play actions for a mask of cards, lowest card first.
 
@@ -383,13 +389,7 @@ class SpadesGame:
             cards = check_deal(rules, explicit, dealer)
         else:
             cards = deal_from_seed(rules, self.seed, h, dealer)
-        hands = []
-        for hand in cards:
-            m = 0
-            for c in hand:
-                m |= 1 << c
-            hands.append(m)
-        self.hands: list[int] = hands
+        self.hands: list[int] = [sum(_BITS[c] for c in hand) for hand in cards]
         self.dealt_sizes: list[int] = [len(hand) for hand in cards]
         self.log = HandLog(self.game_number, dealer, cards)
         self.logs.append(self.log)
@@ -469,13 +469,13 @@ class SpadesGame:
             mask = self._legal_mask
             if mask < 0:
                 mask = self._legal_mask = self._playable(self.to_act_)  # type: ignore[arg-type]
-            return (
-                _C[mask & 0x1FFF]
-                + _D[(mask >> 13) & 0x1FFF]
-                + _H[(mask >> 26) & 0x1FFF]
-                + _S[(mask >> 39) & 0x1FFF]
-                + _JOKER_TABLE[mask >> 52]
-            )
+            found = _RECENT.get(mask)
+            if found is None:
+                found = play_actions(mask)
+                if len(_RECENT) >= _RECENT_LIMIT:
+                    _RECENT.clear()
+                _RECENT[mask] = found
+            return found
         if self.phase is _BID:
             return self._bid_actions(self.to_act_)  # type: ignore[arg-type]
         return ()

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tapete.engine.spades.rules import SpadesRules
 
@@ -18,8 +18,7 @@ Bid = int | str
 """An ordinary bid (0 is nil) or a special bid: ``"1F" "2F" "B6" "BN" "SM"``."""
 
 
-@dataclass(frozen=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     """What one seat's bid earned: ``points`` for the bid, ``bags`` added by it."""
 
     points: int
@@ -27,8 +26,7 @@ class SeatResult:
     made: bool
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(NamedTuple):
     """One hand's result per scoring side (a seat, or a team in a partnership)."""
 
     contract: tuple[int, ...]
