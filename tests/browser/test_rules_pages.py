@@ -1,0 +1,104 @@
+"""The rules pages in a real browser: headless Debian Chromium driven by Python Playwright.
+
+Serves a small Starlette app built from ``rules_routes()`` with uvicorn on 127.0.0.1 (a
+free port, in a thread), opens ``/rules/cutthroat`` in Russian and Spanish, checks every
+section is there, and saves phone-viewport screenshots under ``artifacts/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "artifacts"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    from starlette.applications import Starlette
+
+    from tapete.rulebook.web import rules_routes
+
+    port = _free_port()
+    config = uvicorn.Config(Starlette(routes=rules_routes()), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+                              args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "es"])
+def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -> None:
+    from tapete.rulebook import build_page
+
+    page_model = build_page("cutthroat", lang)
+    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,  # type: ignore[attr-defined]
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        response = page.goto(f"{base_url}/rules/cutthroat?lang={lang}")
+        assert response is not None and response.ok
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.locator("h1").inner_text() == page_model.title
+        for section in page_model.sections:
+            heading = page.locator(f"#{section.anchor} h2")
+            assert heading.count() == 1, section.anchor
+            assert section.title in heading.inner_text()
+        assert page.locator("#faq dt").count() == len(page_model.faq)
+        # the page itself does not scroll sideways on a phone; wide tables scroll in their own box
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375 + 1, width
+        boxes = page.locator(".table-scroll")
+        assert boxes.count() >= 2
+        assert page.evaluate(
+            "[...document.querySelectorAll('.table-scroll')].some(e => e.scrollWidth > e.clientWidth)"
+        )
+        # the language switcher links to the same page in the other languages
+        other = "es" if lang == "ru" else "ru"
+        page.locator(f'nav.languages a[hreflang="{other}"]').click()
+        page.wait_for_load_state()
+        assert page.locator("html").get_attribute("lang") == other
+        page.go_back()
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = ARTIFACTS / f"rules-cutthroat-{lang}-phone.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 10_000
+    finally:
+        context.close()
