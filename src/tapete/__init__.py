@@ -1,7 +1,7 @@
 """tapete — exact rules engines, computer players and a card table for the Spades family and Run Fast.
 
 >>> import random, tapete
->>> g = tapete.new_game("cutthroat", seed=7)
+>>> g = tapete.new_game("cutthroat", seed=7, options={"target": 100, "floor": -100})
 >>> rng = random.Random(0)
 >>> while not g.is_over():
 ...     g.apply(rng.choice(g.legal_actions()))
