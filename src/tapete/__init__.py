@@ -71,8 +71,7 @@ def game_from_rules(
     if deal is not None and deals is not None:
         raise ValueError("give either deal or deals, not both")
     all_deals = [deal] if deal is not None else list(deals or [])
-    family = profile_info(rules.profile).family if rules.profile in profile_names() else _family_of(rules)
-    if family == "runfast":
+    if _family_of(rules) == "runfast":
         from tapete.engine.runfast.game import RunFastGame
 
         if dealer is not None or draw is not None or len(all_deals) > 1:

@@ -189,6 +189,8 @@ def why_not_combination(mask: int) -> str:
 # rank mask, low to high in Run Fast order.
 _RANK_CARDS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 _ACE_CARDS: Final = _RANK_CARDS[12]
+_THREE_ACES: Final = _ACE_CARDS & ~(1 << (2 * 13 + 12))
+"""A♠ A♦ A♣ (A♥ is not in the deck)."""
 
 
 def _build_subs() -> tuple[dict[int, tuple[RunFastAction, ...]], ...]:
@@ -213,6 +215,24 @@ _ABOVE: Final = tuple(sum(1 << ((rf + 1) % 13) for rf in range(top + 1, 13)) for
 """``_ABOVE[top]``: the standard rank mask of the Run Fast ranks above ``top``."""
 
 _new_action: Final[Callable[[int], RunFastAction]] = RunFastAction
+
+
+def _singles_of_suit(suit: int) -> list[tuple[RunFastAction, ...]]:
+    """``table[pattern]``: the single-card plays of a 13-bit pattern of one suit's ranks.
+
+    Four tables of 8192 small tuples (about 3 MB in all) make the single-card plays of a
+    hand, or those above a rank, four list lookups.
+    """
+    singles = [_SUBS[1][1 << (13 * suit + r)][0] for r in range(13)]
+    table: list[tuple[RunFastAction, ...]] = [()] * (1 << 13)
+    for pattern in range(1, 1 << 13):
+        low = pattern & -pattern
+        table[pattern] = (singles[low.bit_length() - 1], *table[pattern ^ low])
+    return table
+
+
+_S0, _S1, _S2, _S3 = (_singles_of_suit(suit) for suit in range(4))
+_ACE_BOMB_ACTION: Final = _SUBS[3][_THREE_ACES][0]
 
 
 def rank_profile(mask: int) -> tuple[int, int, int, int]:
@@ -279,9 +299,7 @@ def lead_plays(mask: int) -> list[RunFastAction]:
     g2 = ab | cd | (aob & cod)
     g3 = (ab & cod) | (cd & aob)
     subs1, subs2 = _SUBS[1], _SUBS[2]
-    out: list[RunFastAction] = []
-    for rc in _RCS[g1]:
-        out += subs1[mask & rc]
+    out = [*_S0[a], *_S1[b], *_S2[c], *_S3[d]]
     if g2:
         for rc in _RCS[g2]:
             out += subs2[mask & rc]
@@ -295,7 +313,7 @@ def lead_plays(mask: int) -> list[RunFastAction]:
                 for rc in _RCS[g4]:
                     out += subs4[mask & rc]
             if g3 & _ACE_STD:
-                out += subs3[mask & _ACE_CARDS]
+                out.append(_ACE_BOMB_ACTION)
         y = g2 & _STD_SEQ
         starts = y & (y >> 1)
         if starts:
@@ -304,6 +322,43 @@ def lead_plays(mask: int) -> list[RunFastAction]:
     starts = x & (x >> 1) & (x >> 2) & (x >> 3) & (x >> 4)
     if starts:
         _all_runs(mask, x, starts, subs1, MIN_STRAIGHT, out)
+    return out
+
+
+def plays_with(mask: int, card: int) -> list[RunFastAction]:
+    """Every combination in a hand that contains ``card`` (the opening lead's choices).
+
+    >>> from tapete.engine.runfast.actions import action_of
+    >>> hand = action_of(["3H", "3S", "4S", "5S", "6S", "7S", "8S", "9H"])
+    >>> sorted(str(a) for a in plays_with(hand, 27))  # 27 is 3♥
+    ['play 3♠ 3♥', 'play 3♥', 'play 3♥ 4♠ 5♠ 6♠ 7♠', 'play 3♥ 4♠ 5♠ 6♠ 7♠ 8♠', 'play 3♥ 4♠ 5♠ 6♠ 7♠ 8♠ 9♥']
+    """
+    if not mask >> card & 1:
+        return []
+    rank = card % 13
+    own = mask & _RANK_CARDS[rank]
+    out = [a for k in range(1, 5) for a in _SUBS[k][own] if a >> card & 1]
+    if rank == 0:
+        return out
+    g1, g2, _, _ = rank_profile(mask)
+    for present, subs, min_len in ((g1 & _STD_SEQ, _SUBS[1], MIN_STRAIGHT), (g2 & _STD_SEQ, _SUBS[2], MIN_PAIR_RUN)):
+        if not present >> rank & 1:
+            continue
+        lo = rank
+        while present >> (lo - 1) & 1:
+            lo -= 1
+        hi = rank
+        while present >> (hi + 1) & 1:
+            hi += 1
+        for start in range(lo, rank + 1):
+            combos: list[int] = [0]
+            for r in range(start, hi + 1):
+                choices = subs[mask & _RANK_CARDS[r]]
+                if r == rank:
+                    choices = tuple(x for x in choices if x >> card & 1)
+                combos = [x | y for x in combos for y in choices]
+                if r >= rank and r - start + 1 >= min_len:
+                    out += map(_new_action, combos)
     return out
 
 
@@ -319,61 +374,56 @@ def responses(mask: int, key: int) -> list[RunFastAction]:
     b = (mask >> 13) & _M13
     c = (mask >> 26) & _M13
     d = mask >> 39
-    ab = a & b
-    cd = c & d
-    aob = a | b
-    cod = c | d
-    g3 = (ab & cod) | (cd & aob)
-    out: list[RunFastAction] = []
+    out: list[RunFastAction]
     if key >= 16:
         kind = key >> 8
         top = key & 15
         if kind == SINGLE:
-            subs = _SUBS[1]
-            for rc in _RCS[(aob | cod) & _ABOVE[top]]:
-                out += subs[mask & rc]
-        elif kind == PAIR:
-            subs = _SUBS[2]
-            for rc in _RCS[(ab | cd | (aob & cod)) & _ABOVE[top]]:
-                out += subs[mask & rc]
-        elif kind == TRIPLE:
-            subs = _SUBS[3]
-            for rc in _RCS[g3 & _ABOVE[top] & ~_ACE_STD]:
-                out += subs[mask & rc]
+            above = _ABOVE[top]
+            out = [*_S0[a & above], *_S1[b & above], *_S2[c & above], *_S3[d & above]]
         else:
-            length = (key >> 4) & 15
-            if kind == STRAIGHT:
-                present = (aob | cod) & _STD_SEQ
-                subs = _SUBS[1]
-            else:
-                present = (ab | cd | (aob & cod)) & _STD_SEQ
+            out = []
+            ab = a & b
+            cd = c & d
+            aob = a | b
+            cod = c | d
+            if kind == PAIR:
                 subs = _SUBS[2]
-            starts = present
-            for i in range(1, length):
-                starts &= present >> i
-            # a window starting at standard rank s tops at Run Fast rank s + length - 2
-            lowest = top + 3 - length
-            if lowest > 0:
-                starts &= ~((1 << lowest) - 1)
-            for s in _STD_BITS[starts]:
-                out += map(_new_action, _window(mask, s, length, subs))
-        g4 = ab & cd
-        if g4:
-            subs = _SUBS[4]
-            for rc in _RCS[g4]:
-                out += subs[mask & rc]
-        if g3 & _ACE_STD:
-            out += _SUBS[3][mask & _ACE_CARDS]
-        return out
-    if key >= ACE_BOMB:
-        return out
-    g4 = ab & cd & _ABOVE[key]
+                for rc in _RCS[(ab | cd | (aob & cod)) & _ABOVE[top]]:
+                    out += subs[mask & rc]
+            elif kind == TRIPLE:
+                subs = _SUBS[3]
+                for rc in _RCS[((ab & cod) | (cd & aob)) & _ABOVE[top] & ~_ACE_STD]:
+                    out += subs[mask & rc]
+            else:
+                length = (key >> 4) & 15
+                if kind == STRAIGHT:
+                    present = (aob | cod) & _STD_SEQ
+                    subs = _SUBS[1]
+                else:
+                    present = (ab | cd | (aob & cod)) & _STD_SEQ
+                    subs = _SUBS[2]
+                starts = present
+                for i in range(1, length):
+                    starts &= present >> i
+                # a window starting at standard rank s tops at Run Fast rank s + length - 2
+                lowest = top + 3 - length
+                if lowest > 0:
+                    starts &= ~((1 << lowest) - 1)
+                for s in _STD_BITS[starts]:
+                    out += map(_new_action, _window(mask, s, length, subs))
+        g4 = a & b & c & d
+    elif key >= ACE_BOMB:
+        return []
+    else:
+        out = []
+        g4 = a & b & c & d & _ABOVE[key]
     if g4:
         subs = _SUBS[4]
         for rc in _RCS[g4]:
             out += subs[mask & rc]
-    if g3 & _ACE_STD:
-        out += _SUBS[3][mask & _ACE_CARDS]
+    if mask & _THREE_ACES == _THREE_ACES:
+        out.append(_ACE_BOMB_ACTION)
     return out
 
 
@@ -407,6 +457,7 @@ __all__ = [
     "kind_of",
     "lead_plays",
     "ordinary_key",
+    "plays_with",
     "rank_profile",
     "responses",
     "why_not_combination",

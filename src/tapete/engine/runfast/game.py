@@ -29,6 +29,7 @@ from tapete.engine.runfast.combos import (
     describe,
     is_bomb,
     lead_plays,
+    plays_with,
     responses,
     why_not_combination,
 )
@@ -134,7 +135,7 @@ class RunFastGame:
         cards = deal_from_seed(seed) if deal is None else check_deal(deal)
         self.dealt: list[list[int]] = cards
         """Each seat's cards as dealt (never changed)."""
-        self.hands: list[int] = [sum(1 << c for c in hand) for hand in cards]
+        self.hands: list[int] = [_mask(hand) for hand in cards]
         """Each seat's cards now, as bitmasks."""
         self.played: list[bool] = [False] * PLAYERS
         first = rules.first_lead_card
@@ -184,23 +185,17 @@ class RunFastGame:
         """Every legal action of the seat to act (empty once the game is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
-        return list(legal)
-
-    def _compute_legal(self) -> list[RunFastAction]:
-        if self.phase is _OVER:
-            legal: list[RunFastAction] = []
-        else:
-            hand = self.hands[self.to_act_]  # type: ignore[index]
-            if self.cur_key < 0:
-                legal = lead_plays(hand)
-                if self.opening:
-                    first = self.first_card
-                    legal = [a for a in legal if a >> first & 1]
+            seat = self.to_act_
+            if seat is None:
+                return []
+            hand = self.hands[seat]
+            key = self.cur_key
+            if key < 0:
+                legal = plays_with(hand, self.first_card) if self.opening else lead_plays(hand)
             else:
-                legal = responses(hand, self.cur_key) or [PASS]
-        self._legal = legal
-        return legal
+                legal = responses(hand, key) or [PASS]
+            self._legal = legal
+        return legal[:]
 
     def apply(self, action: RunFastAction | int | Mapping[str, Any]) -> None:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
@@ -210,15 +205,37 @@ class RunFastGame:
             raise IllegalAction("wrong_phase", "the game is over: no more actions")
         seat: int = self.to_act_  # type: ignore[assignment]
         if not action:
-            self._pass(seat)
+            # a pass (inlined: half of all actions are passes)
+            cur = self.cur_key
+            if cur < 0:
+                raise self._leader_cannot_pass()
+            legal = self._legal
+            if legal is None:
+                legal = responses(self.hands[seat], cur)
+            if legal and legal[0]:
+                raise self._must_beat(legal)
+            self.log.append((seat, 0))
+            self._legal = None
+            if self.passes:
+                if self.pending >= 0:
+                    self._award_bonus()
+                self.to_act_ = self.cur_seat
+                self.cur_key = _NO_KEY
+                self.cur_mask = 0
+                self.cur_seat = -1
+                self.passes = 0
+            else:
+                self.passes = 1
+                self.to_act_ = seat + 1 if seat < 2 else 0
             return
         hand = self.hands[seat]
         if action & ~hand:
             raise _not_in_hand(action & ~hand)
-        key = classify(action)
+        key = _SINGLE_KEY[action.bit_length()] if not action & (action - 1) else classify(action)
         if key is None:
             raise IllegalAction("not_a_combination", why_not_combination(action))
-        if self.opening:
+        opening = self.opening
+        if opening:
             if not action >> self.first_card & 1:
                 raise IllegalAction(
                     "must_include_3h", f"the first play must contain {card_symbol(self.first_card)}"
@@ -238,7 +255,8 @@ class RunFastGame:
         hand ^= action
         self.hands[seat] = hand
         self.played[seat] = True
-        self.opening = False
+        if opening:
+            self.opening = False
         self.cur_key = key
         self.cur_mask = action
         self.cur_seat = seat
@@ -250,34 +268,17 @@ class RunFastGame:
             return
         self.to_act_ = seat + 1 if seat < 2 else 0
 
-    def _pass(self, seat: int) -> None:
-        if self.cur_key < 0:
-            extra = f" (the first play must contain {card_symbol(self.first_card)})" if self.opening else ""
-            raise IllegalAction("cannot_pass_as_leader", f"a leader cannot pass: play any combination{extra}")
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        if legal[0]:
-            example = min(legal, key=_play_order)
-            raise IllegalAction(
-                "must_beat",
-                f"you must beat {describe(self.cur_key)} when you can: you can "
-                f"(for example with {card_symbols(example)})",
-            )
-        self.log.append((seat, 0))
-        self._legal = None
-        passes = self.passes + 1
-        if passes == 2:
-            if self.pending >= 0:
-                self._award_bonus()
-            self.to_act_ = self.cur_seat
-            self.cur_key = _NO_KEY
-            self.cur_mask = 0
-            self.cur_seat = -1
-            self.passes = 0
-        else:
-            self.passes = passes
-            self.to_act_ = seat + 1 if seat < 2 else 0
+    def _leader_cannot_pass(self) -> IllegalAction:
+        extra = f" (the first play must contain {card_symbol(self.first_card)})" if self.opening else ""
+        return IllegalAction("cannot_pass_as_leader", f"a leader cannot pass: play any combination{extra}")
+
+    def _must_beat(self, legal: list[RunFastAction]) -> IllegalAction:
+        example = min(legal, key=_play_order)
+        return IllegalAction(
+            "must_beat",
+            f"you must beat {describe(self.cur_key)} when you can: you can "
+            f"(for example with {card_symbols(example)})",
+        )
 
     def _award_bonus(self) -> None:
         seat = self.pending
@@ -463,6 +464,17 @@ def _parse_play(value: object) -> int:
     return mask
 
 
+_SINGLE_KEY: Final = (None, *(classify(1 << c) for c in range(55)))
+"""``_SINGLE_KEY[c + 1]``: the key of a single card ``c`` (``None`` for jokers)."""
+
+
+_BITS: Final = tuple(1 << c for c in range(55))
+
+
+def _mask(cards: Sequence[int]) -> int:
+    return sum(map(_BITS.__getitem__, cards))
+
+
 def _not_in_hand(missing: int) -> IllegalAction:
     foreign = missing & ~DECK_MASK
     if foreign:
@@ -473,9 +485,12 @@ def _not_in_hand(missing: int) -> IllegalAction:
     return IllegalAction("card_not_in_hand", f"you do not hold {card_symbols(missing)}")
 
 
-def _play_order(action: RunFastAction) -> tuple[int, int]:
+def _play_order(action: RunFastAction) -> tuple[int, int, int]:
+    """Smallest first: ordinary before bombs, fewer cards, lower rank."""
     key = classify(action)
-    return (1 if key is None or key < 16 else 0, action.bit_count())
+    if key is None:
+        return (2, 0, 0)
+    return (1 if key < 16 else 0, action.bit_count(), key & 15)
 
 
 __all__ = ["HAND_SIZE", "PLAYERS", "RunFastGame", "check_deal", "deal_from_seed"]

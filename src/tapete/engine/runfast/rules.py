@@ -28,6 +28,7 @@ OPTIONS: Final = (
 )
 
 OPTION_SPECS: Final = {spec.name: spec for spec in OPTIONS}
+_FIRST_LEAD_CARDS: Final = {name: int(Card.parse(name)) for name in OPTION_SPECS["first_lead"].allowed}
 
 _CACHE: dict[tuple[str, tuple[tuple[str, object], ...], tuple[tuple[str, object], ...]], RunFastRules] = {}
 
@@ -82,7 +83,7 @@ class RunFastRules:
     @property
     def first_lead_card(self) -> int:
         """The card int of ``first_lead`` (3♥ is 27, 3♠ is 40)."""
-        return int(Card.parse(self.first_lead))
+        return _FIRST_LEAD_CARDS[self.first_lead]
 
     def options_json(self) -> dict[str, object]:
         """Every option's value, JSON-able (for observations and rules pages)."""

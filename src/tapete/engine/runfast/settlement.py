@@ -91,23 +91,27 @@ def settle(winner: int, hands: Sequence[int], played: Sequence[bool], bonus: Seq
     n = len(hands)
     bonus = tuple(bonus) if bonus is not None else (0,) * n
     cards_left = tuple(h.bit_count() for h in hands)
-    spring = tuple(s != winner and not played[s] for s in range(n))
-    card_points = tuple(
-        0 if s == winner else cards_left[s] * PER_CARD * (SPRING_FACTOR if spring[s] else 1) for s in range(n)
-    )
-    twos = tuple(s != winner and bool(hands[s] >> TWO_OF_SPADES & 1) for s in range(n))
-    bombs = tuple(0 if s == winner else bombs_held(hands[s]) for s in range(n))
-    payments = tuple(
-        0
-        if s == winner
-        else opponent_payment(
-            cards_left=cards_left[s], never_played=spring[s], holds_two_of_spades=twos[s], bombs=bombs[s]
+    spring = [False] * n
+    card_points = [0] * n
+    twos = [False] * n
+    bombs = [0] * n
+    payments = [0] * n
+    for s in range(n):
+        if s == winner:
+            continue
+        hand = hands[s]
+        spring[s] = not played[s]
+        card_points[s] = cards_left[s] * PER_CARD * (SPRING_FACTOR if spring[s] else 1)
+        twos[s] = bool(hand >> TWO_OF_SPADES & 1)
+        bombs[s] = bombs_held(hand)
+        payments[s] = (
+            card_points[s] + (TWO_OF_SPADES_PENALTY if twos[s] else 0) + BOMB_HELD_PENALTY * bombs[s]
         )
-        for s in range(n)
-    )
     total = sum(payments)
     change = tuple((total if s == winner else -payments[s]) + bonus[s] for s in range(n))
-    return Settlement(winner, cards_left, spring, card_points, twos, bombs, payments, bonus, change)
+    return Settlement(
+        winner, cards_left, tuple(spring), tuple(card_points), tuple(twos), tuple(bombs), tuple(payments), bonus, change
+    )
 
 
 __all__ = ["BOMB_BONUS", "Settlement", "bomb_bonus", "opponent_payment", "settle"]
