@@ -7,7 +7,7 @@ duplicate bridge boards), so the shuffle is written here on top of Mersenne Twis
 
 >>> deck = list(range(10))
 >>> shuffle(deck, stream(7, "deal", 0)); deck
-[8, 4, 0, 6, 5, 9, 3, 2, 7, 1]
+[2, 5, 4, 9, 8, 6, 0, 3, 7, 1]
 """
 
 from __future__ import annotations
