@@ -1,0 +1,258 @@
+"""The event log: one SQLAlchemy Core schema for SQLite and PostgreSQL.
+
+Three tables: ``tables`` (profile, options, seed, creator token hash, status, final
+record), ``seats`` (who plays each seat) and ``events`` (every accepted action, with a
+unique ``(table_id, seq)``). The engine is synchronous; the server calls it through
+``anyio.to_thread`` so the event loop never blocks on disk or network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data folder (``$XDG_DATA_HOME/tapete`` or the platform's)."""
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        folder = Path(xdg) / "tapete"
+    else:
+        import platformdirs
+
+        folder = Path(platformdirs.user_data_dir("tapete", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tapete.db'}"
+
+
+def normalize_url(url: str) -> str:
+    """Map ``postgresql://`` to the psycopg 3 driver; other URLs are kept."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    kind: str  # "human" or "bot"
+    level: str | None = None  # bot level (for a bot seat, or a human seat handed to a bot)
+    token_hash: str | None = None
+    name: str = ""
+    bot_override: bool = False  # a human seat currently played by a bot
+
+
+@dataclass
+class TableRow:
+    """One table as stored, with its events when loaded for recovery."""
+
+    id: str
+    profile: str
+    options: dict[str, Any]
+    seed: int
+    creator_hash: str
+    status: str
+    created_at: float
+    name: str = ""
+    seats: list[SeatRow] = field(default_factory=list)
+    events: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seq, hand, action)
+
+
+class Store:
+    """Synchronous access to the log (call it from a worker thread)."""
+
+    def __init__(self, url: str, *, prefix: str = "") -> None:
+        self.url = normalize_url(url)
+        self.prefix = prefix
+        is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {"future": True}
+        if is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = sa.create_engine(self.url, **kwargs)
+        if is_sqlite:
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        md = sa.MetaData()
+        p = prefix
+        self.tables = sa.Table(
+            f"{p}tables",
+            md,
+            sa.Column("id", sa.String(64), primary_key=True),
+            sa.Column("name", sa.String(200), nullable=False, default=""),
+            sa.Column("profile", sa.String(64), nullable=False),
+            sa.Column("options", sa.Text, nullable=False),
+            sa.Column("seed", sa.BigInteger, nullable=False),
+            sa.Column("creator_hash", sa.String(64), nullable=False),
+            sa.Column("status", sa.String(16), nullable=False, index=True),
+            sa.Column("created_at", sa.Float, nullable=False),
+            sa.Column("record", sa.Text, nullable=True),
+        )
+        self.seats = sa.Table(
+            f"{p}seats",
+            md,
+            sa.Column("table_id", sa.String(64), sa.ForeignKey(f"{p}tables.id"), primary_key=True),
+            sa.Column("seat", sa.Integer, primary_key=True),
+            sa.Column("kind", sa.String(8), nullable=False),
+            sa.Column("level", sa.String(16), nullable=True),
+            sa.Column("token_hash", sa.String(64), nullable=True),
+            sa.Column("name", sa.String(100), nullable=False, default=""),
+            sa.Column("bot_override", sa.Boolean, nullable=False, default=False),
+        )
+        self.events = sa.Table(
+            f"{p}events",
+            md,
+            sa.Column("table_id", sa.String(64), sa.ForeignKey(f"{p}tables.id"), nullable=False),
+            sa.Column("seq", sa.Integer, nullable=False),
+            sa.Column("hand", sa.Integer, nullable=False),
+            sa.Column("action", sa.Text, nullable=False),
+            sa.Column("at", sa.Float, nullable=False),
+            sa.PrimaryKeyConstraint("table_id", "seq", name=f"{p}events_pk"),
+            sa.UniqueConstraint("table_id", "seq", name=f"{p}events_table_seq"),
+        )
+        self.metadata = md
+
+    def create_schema(self) -> None:
+        self.metadata.create_all(self.engine)
+
+    def drop_schema(self) -> None:
+        self.metadata.drop_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # --- writes ---------------------------------------------------------------------
+    def insert_table(self, row: TableRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                self.tables.insert().values(
+                    id=row.id,
+                    name=row.name,
+                    profile=row.profile,
+                    options=json.dumps(row.options, sort_keys=True),
+                    seed=row.seed,
+                    creator_hash=row.creator_hash,
+                    status=row.status,
+                    created_at=row.created_at,
+                )
+            )
+            c.execute(
+                self.seats.insert(),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                        "name": s.name,
+                        "bot_override": s.bot_override,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def append_event(
+        self, table_id: str, seq: int, hand: int, action: dict[str, Any], final_record: dict[str, Any] | None = None
+    ) -> None:
+        """Append one accepted action; with ``final_record`` also close the table, atomically."""
+        with self.engine.begin() as c:
+            c.execute(
+                self.events.insert().values(
+                    table_id=table_id, seq=seq, hand=hand, action=json.dumps(action, sort_keys=True), at=time.time()
+                )
+            )
+            if final_record is not None:
+                c.execute(
+                    self.tables.update()
+                    .where(self.tables.c.id == table_id)
+                    .values(status="finished", record=json.dumps(final_record))
+                )
+
+    def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                self.seats.update()
+                .where(self.seats.c.table_id == table_id, self.seats.c.seat == seat)
+                .values(level=level, bot_override=override)
+            )
+
+    # --- reads ----------------------------------------------------------------------
+    def load_open_tables(self) -> list[TableRow]:
+        """Every unfinished table with its seats and events in order."""
+        with self.engine.connect() as c:
+            rows = c.execute(self.tables.select().where(self.tables.c.status == "open")).mappings().all()
+            out: list[TableRow] = []
+            for r in rows:
+                t = _table_row(r)
+                seats = c.execute(
+                    self.seats.select().where(self.seats.c.table_id == t.id).order_by(self.seats.c.seat)
+                ).mappings()
+                t.seats = [_seat_row(s) for s in seats]
+                evs = c.execute(
+                    sa.select(self.events.c.seq, self.events.c.hand, self.events.c.action)
+                    .where(self.events.c.table_id == t.id)
+                    .order_by(self.events.c.seq)
+                ).all()
+                t.events = [(int(seq), int(hand), json.loads(a)) for seq, hand, a in evs]
+                out.append(t)
+            return out
+
+    def load_record(self, table_id: str) -> tuple[str, dict[str, Any] | None] | None:
+        """``(status, record)`` of a table, or ``None`` when there is no such table."""
+        with self.engine.connect() as c:
+            r = c.execute(
+                sa.select(self.tables.c.status, self.tables.c.record).where(self.tables.c.id == table_id)
+            ).first()
+        if r is None:
+            return None
+        return str(r[0]), (json.loads(r[1]) if r[1] else None)
+
+    def count_events(self, table_id: str) -> int:
+        with self.engine.connect() as c:
+            n = c.execute(
+                sa.select(sa.func.count()).select_from(self.events).where(self.events.c.table_id == table_id)
+            ).scalar_one()
+        return int(n)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r["id"],
+        name=r["name"] or "",
+        profile=r["profile"],
+        options=json.loads(r["options"]),
+        seed=int(r["seed"]),
+        creator_hash=r["creator_hash"],
+        status=r["status"],
+        created_at=float(r["created_at"]),
+    )
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(
+        seat=int(r["seat"]),
+        kind=r["kind"],
+        level=r["level"],
+        token_hash=r["token_hash"],
+        name=r["name"] or "",
+        bot_override=bool(r["bot_override"]),
+    )

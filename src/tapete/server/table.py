@@ -1,0 +1,387 @@
+"""Tables: one game, its seats, its connections, and the single writer that applies actions.
+
+Every action goes through ``Table.submit`` under the table's ``asyncio.Lock``: checked
+(version, seat, turn, rules) on a clone of the game, appended to the event log, and
+only then made current and fanned out — each seat its own observation, spectators the
+public view. Bot seats are driven by one task per table that asks the worker pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tapete.engine.base import JSON
+from tapete.errors import IllegalAction
+from tapete.server import botpool
+from tapete.server.db import SeatRow, TableRow
+from tapete.server.views import game_summary, hand_summary, spectator_view
+
+log = logging.getLogger("tapete.server")
+
+Message = dict[str, Any]
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat or creator token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, stored: str | None) -> bool:
+    return stored is not None and hmac.compare_digest(hash_token(token), stored)
+
+
+class Client(Protocol):
+    """A connected client as the table sees it."""
+
+    seat: int | None
+    lang: str
+
+    def send(self, message: Message) -> None:
+        """Queue a message (never blocks)."""
+
+
+@dataclass(eq=False)
+class Seat:
+    """One seat at a table."""
+
+    index: int
+    kind: str
+    level: str | None
+    token_hash: str | None
+    name: str
+    bot_override: bool = False
+    clients: set[Client] = field(default_factory=set)
+    left_at: float | None = None  # monotonic time when the last client left
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the bot playing this seat now, or ``None`` for a human."""
+        if self.kind == "bot" or self.bot_override:
+            return self.level or "easy"
+        return None
+
+    def public(self) -> dict[str, JSON]:
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level if self.bot_level else None,
+            "bot_playing": self.bot_level is not None,
+            "connected": bool(self.clients),
+        }
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.index, self.kind, self.level, self.token_hash, self.name, self.bot_override)
+
+
+@dataclass
+class TableConfig:
+    """Shared settings and hooks a table uses."""
+
+    append_event: Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaitable[None]]
+    set_override: Callable[[str, int, str | None, bool], Awaitable[None]]
+    executor: Any = None
+    bot_delay: float = 0.6
+    bot_extra_delay: float = 0.0
+    handover_grace: float = 30.0
+    observer: Callable[[Table, int | None, str, Message], None] | None = None
+
+
+class TableError(Exception):
+    """A refusal with a code (server or engine) and an English detail."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(detail or code)
+        self.code = code
+        self.detail = detail
+
+
+def hand_index(game: Any) -> int:
+    return max(0, int(getattr(game, "hand_number", 0)))
+
+
+class Table:
+    """One table: its game, seats, clients and bot driver."""
+
+    def __init__(self, row: TableRow, game: Any, config: TableConfig) -> None:
+        self.id = row.id
+        self.name = row.name
+        self.profile = row.profile
+        self.options = row.options
+        self.seed = row.seed
+        self.creator_hash = row.creator_hash
+        self.created_at = row.created_at
+        self.game = game
+        self.version = len(row.events)
+        self.seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.name, s.bot_override) for s in row.seats]
+        self.spectators: set[Client] = set()
+        self.config = config
+        self.lock = asyncio.Lock()
+        self._bot_task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # --- facts ----------------------------------------------------------------------
+    @property
+    def family(self) -> str:
+        return "runfast" if type(self.game).__name__ == "RunFastGame" else "spades"
+
+    def is_over(self) -> bool:
+        return bool(self.game.is_over())
+
+    def public_info(self) -> dict[str, JSON]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "profile": self.profile,
+            "options": dict(self.options),
+            "version": self.version,
+            "status": "finished" if self.is_over() else "open",
+            "to_act": self.game.to_act,
+            "seats": [s.public() for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+
+    def seat_for_token(self, token: str) -> int | None:
+        for s in self.seats:
+            if token_matches(token, s.token_hash):
+                return s.index
+        return None
+
+    # --- clients --------------------------------------------------------------------
+    def attach(self, client: Client) -> None:
+        """Add a client (seat or spectator) and send it the full current view."""
+        if client.seat is None:
+            self.spectators.add(client)
+        else:
+            seat = self.seats[client.seat]
+            seat.clients.add(client)
+            seat.left_at = None
+        self._emit(client, self._welcome(client))
+        self._emit(client, self._state(client.seat, None))
+        if self.is_over():
+            self._emit(client, {"type": "game_over", "table": self.id, **game_summary(self.game)})
+        self._broadcast_seats()
+
+    def detach(self, client: Client) -> None:
+        if client.seat is None:
+            self.spectators.discard(client)
+            return
+        seat = self.seats[client.seat]
+        seat.clients.discard(client)
+        if not seat.clients:
+            seat.left_at = time.monotonic()
+        self._broadcast_seats()
+
+    def resync(self, client: Client) -> None:
+        self._emit(client, self._state(client.seat, None))
+
+    def clients(self) -> list[Client]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.clients)
+        return out
+
+    def _welcome(self, client: Client) -> Message:
+        return {
+            "type": "welcome",
+            "table": self.id,
+            "role": "spectator" if client.seat is None else "player",
+            "seat": client.seat,
+            "version": self.version,
+            "profile": self.profile,
+            "options": dict(self.options),
+            "seats": [s.public() for s in self.seats],
+        }
+
+    def _view(self, seat: int | None, cache: dict[int | None, dict[str, JSON]] | None = None) -> dict[str, JSON]:
+        if cache is not None and seat in cache:
+            return cache[seat]
+        view = spectator_view(self.game) if seat is None else self.game.observation(seat)
+        if cache is not None:
+            cache[seat] = view
+        return view
+
+    def _state(
+        self, seat: int | None, last: dict[str, JSON] | None, cache: dict[int | None, dict[str, JSON]] | None = None
+    ) -> Message:
+        return {
+            "type": "state",
+            "table": self.id,
+            "version": self.version,
+            "seat": seat,
+            "last_action": last,
+            "view": self._view(seat, cache),
+        }
+
+    def _emit(self, client: Client, message: Message) -> None:
+        observer = self.config.observer
+        if observer is not None:
+            observer(self, client.seat, "spectator" if client.seat is None else "player", message)
+        client.send(message)
+
+    def _broadcast(self, make: Callable[[Client], Message | None]) -> None:
+        for c in self.clients():
+            m = make(c)
+            if m is not None:
+                self._emit(c, m)
+
+    def _broadcast_seats(self) -> None:
+        seats = [s.public() for s in self.seats]
+        self._broadcast(lambda c: {"type": "seats", "table": self.id, "seats": seats})
+
+    # --- the single writer ----------------------------------------------------------
+    async def submit(self, seat: int, action: dict[str, Any], version: int, *, by_bot: bool = False) -> None:
+        """Apply one action for ``seat`` seen at ``version``; raises ``TableError``, changing nothing."""
+        async with self.lock:
+            game = self.game
+            if self.closed:
+                raise TableError("no_table", "the table is closed")
+            if game.is_over():
+                raise TableError("game_over", "the game is over")
+            if version != self.version:
+                raise TableError("stale_version", f"the table is at version {self.version}, not {version}")
+            if action.get("seat") != seat:
+                raise TableError("wrong_seat", f"you play seat {seat}")
+            seat_state = self.seats[seat]
+            if (seat_state.bot_level is not None) != by_bot:
+                raise TableError("seat_is_bot" if not by_bot else "not_seated", f"seat {seat} changed hands")
+            if game.to_act != seat:
+                raise TableError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
+            hand_before = hand_index(game)
+            try:
+                parsed = game.parse_action(action)
+                record_form = game.action_to_record(parsed, seat)
+                new = game.clone()
+                new.apply(parsed)
+            except IllegalAction as exc:
+                raise TableError(exc.code, exc.message) from None
+            final = new.record() if new.is_over() else None
+            try:
+                await self.config.append_event(self.id, self.version, hand_before, record_form, final)
+            except Exception as exc:
+                # the exception text may quote the action (a card still in hand): not logged
+                log.error("table %s: could not append event %d (%s)", self.id, self.version, type(exc).__name__)
+                raise TableError("server_error", "the event log could not be written") from None
+            self.game = new
+            self.version += 1
+            self._fanout(record_form, hand_before)
+        self.kick_bots()
+
+    def _fanout(self, last: dict[str, JSON], hand_before: int) -> None:
+        game = self.game
+        cache: dict[int | None, dict[str, JSON]] = {}
+        hand_done = self.family == "spades" and (hand_index(game) != hand_before or game.is_over())
+        if hand_done:
+            summary = hand_summary(game, hand_before)
+            self._broadcast(
+                lambda c: {"type": "hand_over", "table": self.id, "version": self.version, **(summary or {})}
+            )
+        self._broadcast(lambda c: self._state(c.seat, last, cache))
+        if game.is_over():
+            over = game_summary(game)
+            self._broadcast(lambda c: {"type": "game_over", "table": self.id, "version": self.version, **over})
+
+    # --- seats handed to bots ----------------------------------------------------------
+    async def hand_to_bot(self, seat: int, level: str) -> None:
+        """The creator gives an absent human's seat to a bot."""
+        async with self.lock:
+            s = self._human_seat(seat)
+            if s.clients:
+                raise TableError("seat_taken", "the player is connected")
+            if s.left_at is not None and time.monotonic() - s.left_at < self.config.handover_grace:
+                raise TableError("seat_taken", "the player left a moment ago and is still waited for")
+            await self.config.set_override(self.id, seat, level, True)
+            s.level, s.bot_override = level, True
+            self._broadcast_seats()
+        self.kick_bots()
+
+    async def take_back(self, seat: int) -> None:
+        """The creator gives a bot-played human seat back to its human."""
+        async with self.lock:
+            s = self._human_seat(seat)
+            await self.config.set_override(self.id, seat, None, False)
+            s.level, s.bot_override = None, False
+            self._broadcast_seats()
+
+    def _human_seat(self, seat: int) -> Seat:
+        if not 0 <= seat < len(self.seats):
+            raise TableError("bad_message", f"no seat {seat}")
+        s = self.seats[seat]
+        if s.kind != "human":
+            raise TableError("bad_message", f"seat {seat} is a bot seat")
+        return s
+
+    # --- bots -------------------------------------------------------------------------
+    def kick_bots(self) -> None:
+        """Start the bot driver if a bot is to act and none is running."""
+        if self.closed or self.game.is_over():
+            return
+        seat = self.game.to_act
+        if seat is None or self.seats[seat].bot_level is None:
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._drive_bots(), name=f"bots-{self.id}")
+
+    async def _drive_bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        while not self.closed and not self.game.is_over():
+            seat = self.game.to_act
+            if seat is None:
+                return
+            level = self.seats[seat].bot_level
+            if level is None:
+                return
+            version = self.version
+            obs = self.game.observation(seat)
+            if self.config.observer is not None:
+                self.config.observer(self, seat, "bot", {"type": "state", "view": obs})
+            start = loop.time()
+            action: dict[str, Any]
+            try:
+                action = await botpool.run_decision(
+                    self.config.executor,
+                    level,
+                    botpool.bot_seed(self.seed, seat, version),
+                    obs,
+                    self.config.bot_extra_delay,
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("table %s: bot at seat %d failed (%s); first legal action", self.id, seat, type(exc).__name__)
+                action = dict(obs["legal_actions"][0])
+            if action not in obs["legal_actions"]:
+                log.warning("table %s: bot at seat %d chose an illegal action; first legal one used", self.id, seat)
+                action = dict(obs["legal_actions"][0])
+            wait = self.config.bot_delay - (loop.time() - start)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                await self.submit(seat, action, version, by_bot=True)
+                failures = 0
+            except TableError as exc:
+                if exc.code in ("stale_version", "not_seated", "game_over", "no_table"):
+                    continue
+                failures += 1
+                log.warning("table %s: bot action refused (%s)", self.id, exc.code)
+                if failures > 3:
+                    return
+                await asyncio.sleep(min(1.0, 0.05 * failures))
+
+    async def close(self) -> None:
+        self.closed = True
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,164 @@
+"""Helpers for the server tests: an app factory, a protocol client, a leak checker."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from tapete.cards import card_name, iter_bits
+from tapete.server import create_app
+
+PG_USERS = ("postgres", "root")
+
+
+def make_app(db_url: str, **kw: Any) -> Any:
+    kw.setdefault("bot_delay", 0.0)
+    kw.setdefault("bot_workers", 2)
+    kw.setdefault("handover_grace", 0.0)
+    return create_app(db_url, **kw)
+
+
+def create_table(client: TestClient, profile: str, seats: list[Any], **extra: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"profile": profile, "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+class Player:
+    """A protocol client on a TestClient websocket."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self.seen: list[dict[str, Any]] = []
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send_json(msg)
+
+    def recv(self) -> dict[str, Any]:
+        m: dict[str, Any] = self.ws.receive_json()
+        self.seen.append(m)
+        if m.get("type") == "state":
+            self.state = m
+        return m
+
+    def recv_type(self, kind: str, limit: int = 10_000) -> dict[str, Any]:
+        for _ in range(limit):
+            m = self.recv()
+            if m["type"] == kind:
+                return m
+        raise AssertionError(f"no {kind} message")
+
+    def hello(self, table: str, token: str | None = None, lang: str = "en") -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "table": table, "lang": lang}
+        if token is None:
+            msg["spectate"] = True
+        else:
+            msg["token"] = token
+        self.send(msg)
+        welcome = self.recv()
+        if welcome["type"] == "welcome":
+            self.recv_type("state")
+        return welcome
+
+    def my_turn(self) -> bool:
+        s = self.state
+        return bool(s and s["view"]["legal_actions"] and s["view"]["to_act"] == s["seat"])
+
+    def wait_turn_or(self, stop: str = "game_over", limit: int = 20_000) -> dict[str, Any] | None:
+        """Read until it is this seat's turn (returns None) or a ``stop`` message arrives."""
+        if self.my_turn():
+            return None
+        for _ in range(limit):
+            m = self.recv()
+            if m["type"] == stop:
+                return m
+            if m["type"] == "state" and self.my_turn():
+                return None
+        raise AssertionError("neither my turn nor " + stop)
+
+    def act(self, action: dict[str, Any]) -> None:
+        assert self.state is not None
+        self.send({"type": "action", "version": self.state["version"], "action": action})
+
+
+def play_hand_as(player: Player, pick: Any = None, stop: str = "hand_over") -> dict[str, Any]:
+    """Play (first legal action, or ``pick(legal)``) until a ``stop`` message arrives."""
+    while True:
+        m = player.wait_turn_or(stop)
+        if m is not None:
+            return m
+        assert player.state is not None
+        legal = player.state["view"]["legal_actions"]
+        player.act(pick(legal) if pick else legal[0])
+        m2 = player.recv()
+        if m2["type"] == "error":
+            raise AssertionError(f"refused: {m2}")
+        if m2["type"] == stop:
+            return m2
+
+
+def hidden_cards(game: Any, seat: int | None) -> set[str]:
+    """Names of cards that ``seat`` (None: a spectator) must not see now."""
+    out: set[str] = set()
+    for s, mask in enumerate(game.hands):
+        own = seat == s
+        if own and (not hasattr(game, "hand_visible") or game.hand_visible(s)):
+            continue
+        out.update(card_name(c) for c in iter_bits(mask))
+    return out
+
+
+RULE_FIELDS = frozenset({"rules", "options"})
+"""Fields that describe the rules (e.g. the prize jacks ``JC JD``), not anybody's cards."""
+
+
+def strings_in(obj: Any) -> Iterator[str]:
+    """Every string value and key in ``obj``, except inside rule descriptions."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            if k not in RULE_FIELDS:
+                yield from strings_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings_in(v)
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------
+def postgres_url() -> str | None:
+    """A reachable PostgreSQL (127.0.0.1:5432, database test, user postgres or root), or None."""
+    try:
+        import psycopg
+    except ImportError:
+        return None
+    users = [os.environ["TAPETE_PG_USER"]] if os.environ.get("TAPETE_PG_USER") else list(PG_USERS)
+    for user in users:
+        with contextlib.suppress(Exception):
+            with psycopg.connect(host="127.0.0.1", port=5432, dbname="test", user=user, connect_timeout=3) as c:
+                c.execute("select 1")
+            return f"postgresql://{user}@127.0.0.1:5432/test"
+    return None
+
+
+def unique_prefix() -> str:
+    return f"t{uuid.uuid4().hex[:8]}_{secrets.token_hex(2)}_"
+
+
+def drop_prefixed(url: str, prefix: str) -> None:
+    from tapete.server.db import Store
+
+    store = Store(url, prefix=prefix)
+    try:
+        store.drop_schema()
+    finally:
+        store.dispose()
