@@ -5,7 +5,7 @@ a state machine with per-phase dispatch (``Phase.BID``, ``Phase.PLAY``, ``Phase.
 dealing is a chance step resolved from the seed (or the record's deals) between hands.
 
 >>> from tapete.engine.spades.rules import SpadesRules
->>> g = SpadesGame(SpadesRules(players=3), seed=1)
+>>> g = SpadesGame(SpadesRules(players=3), seed=1, dealer=2)
 >>> g.phase.name, g.to_act, len(g.legal_actions())
 ('BID', 0, 18)
 """
