@@ -2,7 +2,8 @@
 
 Serves a small Starlette app built from ``rules_routes()`` with uvicorn on 127.0.0.1 (a
 free port, in a thread), opens ``/rules/cutthroat`` in Russian and Spanish, checks every
-section is there, and saves phone-viewport screenshots under ``artifacts/``.
+section (and each titled part of one) is there, and saves phone-viewport screenshots
+under ``artifacts/``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def browser() -> Iterator[object]:
 @pytest.mark.parametrize("lang", ["ru", "es"])
 def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -> None:
     from tapete.rulebook import build_page
+    from tapete.rulebook.model import Subheading
 
     page_model = build_page("cutthroat", lang)
     context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,  # type: ignore[attr-defined]
@@ -81,6 +83,14 @@ def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -
             heading = page.locator(f"#{section.anchor} h2")
             assert heading.count() == 1, section.anchor
             assert section.title in heading.inner_text()
+            for block in section.blocks:
+                if isinstance(block, Subheading):  # parts of a section keep their own anchors
+                    sub = page.locator(f"#{section.anchor} h3#{block.anchor}")
+                    assert sub.count() == 1 and block.title in sub.inner_text(), block.anchor
+        assert [s.anchor for s in page_model.sections][-2:] == ["history", "example"]
+        assert page.locator("#history li").count() >= 4  # the chosen variant, item by item
+        page.locator('nav.toc a[href="#example-scoring"]').click()
+        assert page.evaluate("location.hash") == "#example-scoring"
         assert page.locator("#faq dt").count() == len(page_model.faq)
         # the page itself does not scroll sideways on a phone; wide tables scroll in their own box
         width = page.evaluate("document.documentElement.scrollWidth")

@@ -19,6 +19,7 @@ from tapete.engine.spades.scoring import score_hand
 from tapete.i18n import LANGUAGES, catalog_path, negotiate, translator
 from tapete.rulebook import build_page, render_html, render_text
 from tapete.rulebook.examples import SETTLEMENT_HANDS, bomb_example, scoring_example, trick_example
+from tapete.rulebook.model import Page, Subheading, block_text
 from tapete.rulebook.web import rules_routes
 
 PROFILES = tapete.profile_names()
@@ -92,11 +93,19 @@ def test_every_profile_renders(profile: str, lang: str) -> None:
     page = build_page(profile, lang)
     assert [s.number for s in page.sections] == list(range(1, 9))
     assert len({s.anchor for s in page.sections}) == 8 and page.faq
+    # like the seeds: history and the chosen variant, then one worked example, last
+    assert [s.anchor for s in page.sections][-2:] == ["history", "example"]
     text = render_text(page)
     html = render_html(page)
     for s in page.sections:
         assert f"{s.number:02d} / {s.title}" in text
         assert f'id="{s.anchor}"' in html
+        for block in s.blocks:
+            if isinstance(block, Subheading):
+                assert f'id="{block.anchor}"' in html and f'href="#{block.anchor}"' in html
+                assert block.title in text
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "duplicate ids"
     assert f'<html lang="{lang}">' in html
     assert "http://" not in html and "https://" not in html  # no external assets
 
@@ -113,8 +122,9 @@ def test_cutthroat_scoring_numbers_are_the_engines() -> None:
     for lang in LANGUAGES:
         t = translator(lang)
         page = build_page("cutthroat", lang)
-        section = next(s for s in page.sections if s.anchor == "example-scoring")
-        body = render_text(page).split(section.title)[1]
+        section = next(s for s in page.sections if s.anchor == "example")
+        sub = next(b for b in section.blocks if isinstance(b, Subheading) and b.anchor == "example-scoring")
+        body = render_text(page).split(section.title)[1].split(sub.title)[1]
         for value in ("+52", "+60", "+40", t.signed(-48), t.signed(-100)):
             assert value in body, (lang, value)
 
@@ -161,6 +171,66 @@ def test_changed_option_changes_the_page() -> None:
     # a bag rule change changes the computed example
     limit = build_page("cutthroat", "en", {"bag_rule": "limit"})
     assert "-58" in limit.text() and "-48" not in limit.text()
+
+
+def test_worked_example_is_one_section_with_its_old_anchors() -> None:
+    expected = {"cutthroat": ["example-trick", "example-scoring"], "spades": ["example-trick", "example-scoring"],
+                "runfast": ["example-settlement", "example-bomb-bonus"]}
+    for profile, subs in expected.items():
+        for lang in LANGUAGES:
+            page = build_page(profile, lang)
+            example = page.sections[-1]
+            assert example.anchor == "example" and example.number == 8
+            assert [b.anchor for b in example.blocks if isinstance(b, Subheading)] == subs
+            assert isinstance(example.blocks[0], Subheading)
+            assert not any(s.anchor.startswith("example-") for s in page.sections)
+            html = render_html(page)
+            assert html.index('id="example"') < html.index(f'id="{subs[0]}"') < html.index(f'id="{subs[1]}"')
+    # Run Fast's bomb bonus keeps its anchor, as a part of the settlement section
+    runfast = build_page("runfast", "en")
+    settlement = next(s for s in runfast.sections if s.anchor == "settlement")
+    assert any(isinstance(b, Subheading) and b.anchor == "bomb-bonus" for b in settlement.blocks)
+
+
+def history(page: Page) -> str:
+    section = next(s for s in page.sections if s.anchor == "history")
+    assert section.number == 7
+    return "\n".join(block_text(b) for b in section.blocks)
+
+
+def test_history_section_states_the_chosen_variant() -> None:
+    spades, cutthroat = history(build_page("spades", "en")), history(build_page("cutthroat", "en"))
+    assert spades != cutthroat
+    assert "1930s" in spades and "Whist" in spades and "partnerships" in spades
+    for word in ("jokers", "deuces high", "suicide", "blind nil"):
+        assert word in spades.split("Off in this variant:")[1], word
+    assert "500 points or at -200" in spades
+    assert "without partners" in cutthroat and "no exact date or single author" in cutthroat
+    assert "2♣" in cutthroat and "200 points" in cutthroat and "excess is kept" in cutthroat
+    official = history(build_page("cutthroat-official", "en"))
+    assert "tourney" in official and "5 victory tokens" in official and "J♦, J♣" in official
+    assert "blind six (B6)" in official and "once per game" in official
+    jokers = history(build_page("cutthroat-5p-2jokers", "en"))
+    assert "5 players" in jokers and "2 jokers" in jokers and "sits out the first trick" in jokers
+    runfast = history(build_page("runfast", "en"))
+    assert "Pao De Kuai" in runfast and "Dou Dizhu" in runfast and "48 cards" in runfast and "no kitty" in runfast
+    assert "3♥ opens" in runfast and "+20" in runfast and "airplanes" in runfast
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_history_section_follows_overridden_options(lang: str) -> None:
+    t = translator(lang)
+    plain = history(build_page("cutthroat", lang))
+    per_hand = history(build_page("cutthroat", lang, {"bag_rule": "per_hand"}))
+    assert per_hand != plain
+    wanted = t.gettext("bags: each bag costs 10 points in its own hand and nothing accumulates")
+    assert wanted in per_hand and wanted not in plain
+    target = history(build_page("cutthroat", lang, {"target": 350, "prize_jacks": ["JH"]}))
+    assert t.number(350) in target and "J♥" in target and t.number(350) not in plain
+    runfast = build_page("runfast", lang, {"first_lead": "3S"})
+    opens = t.gettext("{card} opens: the first play must contain it").replace("{card}", "3♠")
+    assert opens in history(runfast)
+    assert history(build_page("spades", lang)) != history(build_page("cutthroat", lang))
 
 
 def test_cards_and_numbers_are_localised() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import time
 from typing import Any
 
@@ -287,3 +288,16 @@ def test_serve_subcommand_is_registered() -> None:
 
     args = build_parser().parse_args(["serve", "--port", "8123", "--db", "sqlite:///x.db", "--bot-delay", "0"])
     assert (args.host, args.port, args.db, args.bot_delay) == ("127.0.0.1", 8123, "sqlite:///x.db", 0.0)
+
+
+def test_rules_pages_are_served(tmp_path: pathlib.Path) -> None:
+    from starlette.testclient import TestClient
+
+    from tapete.server import create_app
+
+    with TestClient(create_app(db_url=f"sqlite:///{tmp_path / 'rules.sqlite3'}")) as client:
+        index = client.get("/")
+        assert 'href="/rules"' in index.text
+        page = client.get("/rules/cutthroat?lang=es")
+        assert page.status_code == 200 and "<h1" in page.text
+        assert client.get("/rules/nope").status_code == 404

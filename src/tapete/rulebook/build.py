@@ -38,6 +38,7 @@ from tapete.rulebook.model import (
     Runs,
     Section,
     Strong,
+    Subheading,
     Table,
 )
 
@@ -287,8 +288,11 @@ def spades_sections(w: Writer, r: SpadesRules) -> list[SectionSpec]:
         ("scoring", w.s_("Scoring"), spades_scoring(w, r)),
         ("nil", w.s_("Nil, special bids and prizes"), spades_nil(w, r)),
         ("end", w.s_("End of the game"), spades_end(w, r)),
-        ("example-trick", w.s_("Worked example: a trick"), spades_trick_example(w, r)),
-        ("example-scoring", w.s_("Worked example: scoring"), spades_scoring_example(w, r)),
+        ("history", w.s_("History and the chosen variant"), spades_history(w, r)),
+        ("example", w.s_("Worked example"), [
+            Subheading("example-trick", w.s_("A trick")), *spades_trick_example(w, r),
+            Subheading("example-scoring", w.s_("Scoring a hand")), *spades_scoring_example(w, r),
+        ]),
     ]
 
 
@@ -558,6 +562,106 @@ def spades_end(w: Writer, r: SpadesRules) -> list[Block]:
     return blocks
 
 
+def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
+    """Where the game comes from (fixed text), then the variant these options choose (generated)."""
+    origin: list[Runs] = [
+        w._("Spades is an American trick-taking game of the Whist family, played since the 1930s. Its classic form "
+            "is for four players in two partnerships, who bid the number of tricks they will win; spades are "
+            "always trumps."),
+        w._("Nobody is ever forced to trump or to beat the cards played, which sets it apart from related games "
+            "such as Call Break."),
+    ]
+    cutthroat: list[Runs] = []
+    if not r.partnership:
+        cutthroat.append(w._("Cutthroat Spades is the same game without partners: everybody bids, plays and scores "
+                             "alone, so it suits three players or more."))
+        cutthroat.append(w._("Cutthroat tables differ in the cards removed, the first lead and the bag penalties; "
+                             "no exact date or single author is established for them."))
+        if r.special_bids or r.prize_jacks or r.tokens is not None:
+            cutthroat.append(w._("The official Cutthroat rules add special bids, prize jacks and victory tokens, "
+                                 "which decide a tourney of several games; this variant draws on them."))
+        else:
+            cutthroat.append(w._("The official Cutthroat rules add special bids, prize jacks and victory tokens, "
+                                 "which decide a tourney of several games; this variant leaves them out."))
+    items: list[Runs] = []
+    if r.partnership:
+        items.append(w._("four players in two partnerships, partners sitting opposite each other"))
+    else:
+        items.append(w.n_("{n} player, each for themself", "{n} players, each for themself", r.players))
+    if r.removed:
+        removed = w.cards(sorted(r.removed, key=lambda c: -int(Card.parse(c))))
+        items.append(w.n_("{cards} taken out of the 52-card deck, leaving {n} card",
+                          "{cards} taken out of the 52-card deck, leaving {n} cards",
+                          52 - len(r.removed), cards=removed))
+    else:
+        items.append(w._("the full 52-card deck"))
+    if r.jokers:
+        items.append(w.n_("{n} joker added as the highest spade", "{n} jokers added as the highest spades",
+                          r.jokers))
+    if r.seating_draw:
+        items.append(w._("seats and the first dealer drawn by cards"))
+    if r.first_lead == "2C":
+        items.append(w._("the holder of {card} leads the first trick", card=Card.parse("2C")))
+        if r.dealer_sits_out_first_trick:
+            items.append(w._("the dealer, one card short, sits out the first trick"))
+    else:
+        items.append(w._("the player on the dealer's left leads the first trick"))
+    if r.bag_rule == "accumulate":
+        items.append(w.n_("bags: every {n} bag costs {points} points and the excess is kept",
+                          "bags: every {n} bags cost {points} points and the excess is kept",
+                          r.bag_limit, points=10 * r.bag_limit))
+    elif r.bag_rule == "limit":
+        items.append(w.n_("bags: reaching {n} bag costs 10 points per bag and the count restarts at 0",
+                          "bags: reaching {n} bags costs 10 points per bag and the count restarts at 0",
+                          r.bag_limit))
+    else:
+        items.append(w._("bags: each bag costs 10 points in its own hand and nothing accumulates"))
+    specials = [b for b in ("1F", "2F", "B6", "BN", "SM") if b in r.special_bids]
+    if specials:
+        items.append(w._("special bids: {bids}", bids=_join(w, [(special_bid_name(w, b),) for b in specials])))
+    if "B6" in r.special_bids:
+        items.append(w.n_("blind six: {allowance}, only for a player at least {n} point behind the leader",
+                          "blind six: {allowance}, only for a player at least {n} points behind the leader",
+                          r.blind_six_margin, allowance=option_value(w, "blind_six", r.blind_six)))
+    if r.prize_jacks:
+        jacks = w.cards([j for j in ("JD", "JC", "JH") if j in r.prize_jacks])
+        items.append(w._("prize jacks: {cards}", cards=jacks))
+    if r.floor is not None:
+        items.append(w.n_("the game ends at {n} point or at {floor}", "the game ends at {n} points or at {floor}",
+                          r.target, floor=w.signed(r.floor)))
+    else:
+        items.append(w.n_("the game is played to {n} point", "the game is played to {n} points", r.target))
+    if r.tokens is not None:
+        items.append(w.n_("a tourney won by the first player to collect {n} victory token",
+                          "a tourney won by the first player to collect {n} victory tokens", r.tokens))
+    off: list[str] = []
+    if not r.jokers:
+        off.append(w.s_("jokers"))
+    if r.partnership:
+        off += [w.s_("deuces high (twos above the aces)"), w.s_("suicide (one partner of each team must bid nil)")]
+        if "BN" not in r.special_bids:
+            off.append(special_bid_name(w, "BN"))
+    else:
+        if not specials:
+            off.append(w.s_("special bids"))
+        else:
+            off += [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in r.special_bids]
+        if not r.prize_jacks:
+            off.append(w.s_("prize jacks"))
+        if r.tokens is None:
+            off.append(w.s_("victory tokens"))
+    blocks: list[Block] = [_p(_sentences(*origin))]
+    if cutthroat:
+        blocks.append(_p(_sentences(*cutthroat)))
+    blocks += [
+        _p(w._("The variant on this page, as its options set it:")),
+        Bullets(tuple(items)),
+    ]
+    if off:
+        blocks.append(_p(w._("Off in this variant: {list}.", list=_join(w, [(x,) for x in off]))))
+    return blocks
+
+
 def spades_trick_example(w: Writer, r: SpadesRules) -> list[Block]:
     e = ex.trick_example(r)
     blocks: list[Block] = []
@@ -684,9 +788,10 @@ def runfast_sections(w: Writer, r: Any) -> list[SectionSpec]:
         ("combinations", w.s_("Combinations"), runfast_combinations(w)),
         ("bombs", w.s_("Bombs"), runfast_bombs(w)),
         ("play", w.s_("Beating and passing"), runfast_play(w)),
-        ("settlement", w.s_("Going out and settlement"), runfast_settlement(w)),
-        ("bomb-bonus", w.s_("Bomb bonus"), runfast_bonus(w)),
-        ("examples", w.s_("Worked examples"), runfast_examples(w, r)),
+        ("settlement", w.s_("Going out and settlement"),
+         [*runfast_settlement(w), Subheading("bomb-bonus", w.s_("Bomb bonus")), *runfast_bonus(w)]),
+        ("history", w.s_("History and the chosen variant"), runfast_history(w, r)),
+        ("example", w.s_("Worked example"), runfast_examples(w, r)),
     ]
 
 
@@ -793,6 +898,29 @@ def runfast_bonus(w: Writer) -> list[Block]:
     ]
 
 
+def runfast_history(w: Writer, r: Any) -> list[Block]:
+    """Where Run Fast comes from (fixed text), then the variant this profile plays (from its options)."""
+    origin = _sentences(
+        w._("Run Fast is the English name of Pao De Kuai (跑得快, “run fast”), a Chinese shedding game related to "
+            "Dou Dizhu: whoever gets rid of their cards first wins."),
+        w._("Unlike Dou Dizhu it has no landlord and no teams: the three players play each for themself."),
+        w._("Its rules differ from table to table: the deck, the opening card (often {card}) and the shapes that "
+            "may be played all vary.", card=Card.parse("3S")),
+    )
+    items = (
+        w.n_("{n} card, {hand} to each player, with no kitty", "{n} cards, {hand} to each player, with no kitty",
+             len(RUNFAST_DECK), hand=RUNFAST_HAND),
+        w._("{card} opens: the first play must contain it", card=Card.parse(r.first_lead)),
+        w._("a player must beat the last play if able, with a bomb if that is the only way"),
+        w._("no attachments and no airplanes: a triple is always bare"),
+        w._("the three aces are a bomb, and four 3s opening the deal are the celestial bomb"),
+        w._("a bomb that beats another player's play and stands earns a bonus of {bonus}",
+            bonus=w.signed(BOMB_BONUS)),
+        w._("a spring doubles the points per card of an opponent who never played"),
+    )
+    return [_p(origin), _p(w._("The variant on this page, as its options set it:")), Bullets(items)]
+
+
 def runfast_examples(w: Writer, r: Any) -> list[Block]:
     s = ex.settlement_example()
     labels = "ABC"
@@ -822,12 +950,13 @@ def runfast_examples(w: Writer, r: Any) -> list[Block]:
                          "A {a}, B {b}, C {c}. B leads again.",
                          a=w.signed(b.bonus[0]), b=w.signed(b.bonus[1]), c=w.signed(b.bonus[2])))
     return [
-        _p(w._("Settlement: B goes out. A has played before and holds {a} cards, four 9s among them. C never played "
+        Subheading("example-settlement", w.s_("Settlement")),
+        _p(w._("B goes out. A has played before and holds {a} cards, four 9s among them. C never played "
                "and holds all {c} cards, {two} among them. Computed by the engine's settlement:",
                a=s.cards_left[0], c=s.cards_left[2], two=Card.parse("2S"))),
         Table(caption=w._("Who pays what when B goes out."), header=header, rows=tuple(rows),
               numeric=(False, True, False, True, False, True, True, True)),
-        _p(w._("Bomb bonus:")),
+        Subheading("example-bomb-bonus", w.s_("Bomb bonus")),
         _p(_sentences(*bomb_text)),
     ]
 

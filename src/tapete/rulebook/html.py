@@ -11,7 +11,7 @@ from collections.abc import Callable
 from html import escape
 
 from tapete.i18n import LANGUAGES
-from tapete.rulebook.model import Bullets, CardRef, Num, Page, Paragraph, Runs, Strong, Table
+from tapete.rulebook.model import Bullets, CardRef, Num, Page, Paragraph, Runs, Section, Strong, Subheading, Table
 
 LANGUAGE_NAMES = {"es": "Español", "ru": "Русский", "en": "English"}
 
@@ -25,12 +25,15 @@ header { padding-top: 1rem; }
 h1 { font-size: 1.7rem; line-height: 1.2; margin: .5rem 0; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
 h2 .num { color: var(--muted); font-variant-numeric: tabular-nums; margin-right: .4rem; }
-h2 a.self { color: inherit; text-decoration: none; }
-h2 a.self:hover::after, h2 a.self:focus::after { content: " #"; color: var(--muted); }
+h3 { font-size: 1.05rem; margin: 1.4rem 0 .4rem; }
+h2 a.self, h3 a.self { color: inherit; text-decoration: none; }
+h2 a.self:hover::after, h2 a.self:focus::after, h3 a.self:hover::after, h3 a.self:focus::after {
+  content: " #"; color: var(--muted); }
 nav.languages ul, nav.toc ol { padding: 0; margin: 0; }
 nav.languages li { display: inline; margin-right: .8rem; list-style: none; }
 nav.languages [aria-current] { font-weight: bold; text-decoration: none; color: var(--ink); }
 nav.toc ol { padding-left: 1.6rem; }
+nav.toc ol ol { list-style: lower-alpha; padding-left: 1.2rem; }
 .options { border-left: 4px solid var(--ink); padding: .3rem .8rem; background: #f4f1e8; }
 .card { white-space: nowrap; font-weight: 600; }
 .card.s-H, .card.s-D { color: var(--red); }
@@ -52,7 +55,7 @@ a { color: #0b4fa8; }
   header, main { max-width: none; padding: 0; }
   .table-scroll { overflow: visible; }
   section { break-inside: avoid-page; }
-  h2 { break-after: avoid; }
+  h2, h3 { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
   .card.s-H, .card.s-D { color: #000; }
 }
@@ -97,6 +100,15 @@ def _table(table: Table, hint: str) -> str:
     )
 
 
+def _toc_item(section: Section) -> str:
+    """A contents entry, with the section's subheadings (if any) as a nested list."""
+    subs = "".join(
+        f'<li><a href="#{b.anchor}">{escape(b.title)}</a></li>' for b in section.blocks if isinstance(b, Subheading)
+    )
+    nested = f"<ol>{subs}</ol>" if subs else ""
+    return f'<li><a href="#{section.anchor}">{escape(section.title)}</a>{nested}</li>'
+
+
 def render_html(page: Page, link: Callable[[str], str] | None = None, index_url: str | None = "/rules") -> str:
     """The page as an HTML document; ``link(lang)`` is the URL of the page in another language.
 
@@ -114,9 +126,7 @@ def render_html(page: Page, link: Callable[[str], str] | None = None, index_url:
             f'<li><a href="{escape(link(lang))}" hreflang="{lang}" lang="{lang}"{current}>'
             f"{escape(LANGUAGE_NAMES[lang])}</a></li>"
         )
-    toc = "".join(
-        f'<li><a href="#{s.anchor}">{escape(s.title)}</a></li>' for s in page.sections
-    ) + f'<li><a href="#faq">{escape(lab["faq"])}</a></li>'
+    toc = "".join(_toc_item(s) for s in page.sections) + f'<li><a href="#faq">{escape(lab["faq"])}</a></li>'
     parts: list[str] = [
         "<!doctype html>",
         f'<html lang="{page.lang}">',
@@ -157,7 +167,11 @@ def render_html(page: Page, link: Callable[[str], str] | None = None, index_url:
             f'<span class="num">{s.number:02d} /</span> {escape(s.title)}</a></h2>'
         )
         for block in s.blocks:
-            if isinstance(block, Paragraph):
+            if isinstance(block, Subheading):
+                parts.append(
+                    f'<h3 id="{block.anchor}"><a class="self" href="#{block.anchor}">{escape(block.title)}</a></h3>'
+                )
+            elif isinstance(block, Paragraph):
                 parts.append(f"<p>{_runs(block.runs)}</p>")
             elif isinstance(block, Bullets):
                 parts.append("<ul>" + "".join(f"<li>{_runs(i)}</li>" for i in block.items) + "</ul>")

@@ -59,7 +59,15 @@ class Table:
     numeric: tuple[bool, ...] = ()
 
 
-Block = Paragraph | Bullets | Table
+@dataclass(frozen=True)
+class Subheading:
+    """A titled part of a section; ``anchor`` is its stable, language-independent id."""
+
+    anchor: str
+    title: str
+
+
+Block = Paragraph | Bullets | Table | Subheading
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,8 @@ def runs_text(runs: Runs) -> str:
 
 
 def block_text(block: Block) -> str:
+    if isinstance(block, Subheading):
+        return block.title
     if isinstance(block, Paragraph):
         return runs_text(block.runs)
     if isinstance(block, Bullets):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 import unicodedata
 
-from tapete.rulebook.model import Bullets, Num, Page, Paragraph, Runs, Table, runs_text
+from tapete.rulebook.model import Bullets, Num, Page, Paragraph, Runs, Subheading, Table, runs_text
 
 WIDTH = 78
 
@@ -55,6 +55,9 @@ def render_text(page: Page) -> str:
         head = f"{section.number:02d} / {section.title}"
         out += ["", head, "-" * _width(head)]
         for block in section.blocks:
+            if isinstance(block, Subheading):
+                out += [block.title, "~" * _width(block.title)]
+                continue
             if isinstance(block, Paragraph):
                 out += _wrap(_runs(block.runs))
             elif isinstance(block, Bullets):

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import tapete
 from tapete.errors import TapeteError
 from tapete.records import replay
+from tapete.rulebook.web import rules_routes
 from tapete.server import botpool
 from tapete.server.db import SeatRow, Store, TableRow, default_db_url
 from tapete.server.messages import error_message, normalize_lang
@@ -38,6 +39,7 @@ PLACEHOLDER_PAGE = """<!doctype html>
 <p>The card table is coming. This server already plays: see
 <code>/api/tables</code>, <code>/api/profiles</code> and the WebSocket protocol at <code>/ws</code>
 (docs/protocol.md).</p>
+<p>The rules of every game, in Spanish, Russian and English: <a href="/rules">/rules</a>.</p>
 </body></html>
 """
 
@@ -500,5 +502,6 @@ def create_app(
         Route("/api/tables/{table_id}/record", get_record),
         Route("/api/tables/{table_id}/seats/{seat:int}/{to:str}", seat_control, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
+        *rules_routes(),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
