@@ -1,4 +1,4 @@
-"""The ``tapete`` command: ``replay``, ``profiles``, ``demo``."""
+"""The ``tapete`` command: ``replay``, ``profiles``, ``demo``, ``serve``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from tapete import __version__, new_game, profile_info, profile_names
+from tapete.arena import add_arena_parser
 from tapete.errors import TapeteError
 from tapete.records import replay, replay_text
 from tapete.render import replay_report_text
@@ -71,6 +72,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the game server (``tapete.server``)."""
+    from tapete.server import serve
+
+    return serve(args.host, args.port, args.db, args.bot_delay)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tapete", description="tapete — Spades family and Run Fast card games")
     parser.add_argument("--version", action="version", version=f"tapete {__version__}")
@@ -91,6 +99,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", help="JSON object of option overrides, e.g. '{\"target\": 300}'")
     p.add_argument("--out", help="write the game record to this file")
     p.set_defaults(func=cmd_demo)
+
+    add_arena_parser(sub)
+
+    from tapete.rulebook.cli import add_rules_parser
+
+    add_rules_parser(sub)
+
+    p = sub.add_parser("serve", help="run the game server (tables, bots, WebSocket protocol)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", help="database URL (default: a SQLite file in the user's data folder)")
+    p.add_argument("--bot-delay", type=float, default=0.6, help="minimum seconds per bot move (default 0.6)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

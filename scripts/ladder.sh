@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The strength ladder of the Spades-family bots, measured with `tapete arena`.
+# Usage: scripts/ladder.sh [OUT_DIR]   (default: ./ladder-results); runs niced on every core.
+# Each run writes OUT_DIR/<name>.json and .svg (finished runs are skipped when re-run);
+# the tables are printed at the end.
+set -euo pipefail
+OUT=${1:-ladder-results}
+mkdir -p "$OUT"
+SEED=${SEED:-1}
+
+run() {  # name profile bots hands
+    local name=$1 profile=$2 bots=$3 hands=$4
+    [ -s "$OUT/$name.json" ] && return 0
+    echo "== tapete arena $profile --bots $bots --hands $hands --seed $SEED" >&2
+    nice -n 10 tapete arena "$profile" --bots "$bots" --hands "$hands" --seed "$SEED" \
+        --json --plot "$OUT/$name.svg" > "$OUT/$name.json.tmp"
+    mv "$OUT/$name.json.tmp" "$OUT/$name.json"
+}
+
+run spades-normal-easy            spades             normal,easy          2000
+run cutthroat-normal-easy         cutthroat          normal,easy,easy     2000
+run official-normal-easy          cutthroat-official normal,easy,easy     2000
+run spades-hard-normal            spades             hard,normal          300
+run cutthroat-hard-normal         cutthroat          hard,normal,normal   300
+run official-hard-normal          cutthroat-official hard,normal,normal   300
+run spades-hard-ismcts            spades             hard,ismcts          100
+run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts   100
+run official-hard-ismcts          cutthroat-official hard,ismcts,ismcts   100
+
+python - "$OUT" <<'PY'
+import json, sys, pathlib
+from tapete.arena import render_table
+for p in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+    print(render_table(json.loads(p.read_text())))
+    print()
+PY

@@ -1,0 +1,92 @@
+"""Computer players for the Spades family (every profile of the family)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from tapete.bots.base import Bot, Observation
+from tapete.bots.spades.heuristics import normal_bid
+from tapete.bots.spades.play import easy_play, normal_play
+from tapete.bots.spades.sampler import Sampler, sample_deal
+from tapete.bots.spades.search import hard_play, ismcts_play
+from tapete.bots.spades.view import SUITS, View, read_view
+from tapete.engine.spades.actions import BID_BASE, LOOK
+
+DEFAULT_SAMPLES = 160
+DEFAULT_ROLLOUTS = 2400
+DEFAULT_SIMULATIONS = 1000
+
+
+def decision_rng(seed: int, observation: Observation) -> random.Random:
+    """A generator fixed by the bot's seed and the observation: same input, same decision."""
+    text = json.dumps([seed, observation], sort_keys=True, default=str)
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+def easy_bid(view: View) -> int:
+    """Look if face down; then count aces and kings."""
+    if LOOK in view.legal:
+        return LOOK
+    count = 0
+    for s in range(3):
+        top = (view.deck & SUITS[s]).bit_length() - 1
+        count += (view.hand >> top) & 1
+        count += (view.hand >> (top - 1)) & 1
+    count += (view.hand >> 51) & 1
+    count += (view.hand >> 50) & 1
+    code = BID_BASE + max(1, count)
+    if code not in view.legal:
+        code = max(c for c in view.legal if BID_BASE <= c < BID_BASE + 56)
+    return code
+
+
+class SpadesBot:
+    """One Spades-family bot of a level; ``act`` maps an observation to a legal action."""
+
+    def __init__(self, level: str, seed: int = 0, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.level = level
+        self.seed = seed
+        self.samples = int(params.pop("samples", DEFAULT_SAMPLES))
+        self.rollouts = int(params.pop("rollouts", DEFAULT_ROLLOUTS))
+        self.simulations = int(params.pop("simulations", DEFAULT_SIMULATIONS))
+        self.search = str(params.pop("search", "pimc"))
+        if params:
+            raise ValueError(f"unknown bot parameters: {', '.join(sorted(params))}")
+
+    def choose(self, view: View) -> int:
+        """The action code chosen for a view."""
+        if view.phase == "bid":
+            if self.level == "easy":
+                return easy_bid(view)
+            return normal_bid(view, hard=self.level == "hard")
+        if self.level == "easy":
+            return easy_play(view)
+        if self.level == "normal":
+            return normal_play(view)
+        rng = decision_rng(self.seed, view.obs)
+        if self.level == "hard":
+            if self.search == "tree":
+                return ismcts_play(view, rng, self.simulations, greedy=True)
+            return hard_play(view, rng, self.samples, self.rollouts)
+        return ismcts_play(view, rng, self.simulations)
+
+    def act(self, observation: Observation) -> dict[str, Any]:
+        view = read_view(observation)
+        if not view.legal:
+            raise ValueError("this observation has no legal actions: it is not this seat's turn")
+        code = self.choose(view)
+        if code not in view.legal:  # never happens; a bug must not make the bot cheat or stall
+            code = min(view.legal)
+        return dict(view.legal[code])
+
+
+def make_spades_bot(level: str, seed: int, params: Mapping[str, Any]) -> Bot:
+    return SpadesBot(level, seed, params)
+
+
+__all__ = ["Sampler", "SpadesBot", "decision_rng", "make_spades_bot", "sample_deal"]

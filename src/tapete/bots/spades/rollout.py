@@ -1,0 +1,156 @@
+"""Fast rollout policies over ``FastHand``: a cheap greedy player and a random one."""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from tapete.bots.spades.view import SUITS, bid_target, is_nil
+from tapete.cards import TRUMP_MASK
+from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.scoring import Bid
+
+_T: Final = 39
+_CL, _DI, _HE = SUITS[0], SUITS[1], SUITS[2]
+
+
+def _low(mask: int) -> int:
+    """Lowest-ranked card of a mask (side cards first at equal rank)."""
+    best = -1
+    key = 99
+    part = mask & _CL
+    if part:
+        best = (part & -part).bit_length() - 1
+        key = best * 2
+    part = mask & _DI
+    if part:
+        c = (part & -part).bit_length() - 1
+        k = (c - 13) * 2
+        if k < key:
+            best, key = c, k
+    part = mask & _HE
+    if part:
+        c = (part & -part).bit_length() - 1
+        k = (c - 26) * 2
+        if k < key:
+            best, key = c, k
+    part = mask & TRUMP_MASK
+    if part:
+        c = (part & -part).bit_length() - 1
+        if (c - 39) * 2 + 1 < key:
+            best = c
+    return best
+
+
+def _high_side(mask: int) -> int:
+    """Highest-ranked card, side suits before trumps (-1 if none)."""
+    best = -1
+    key = -1
+    part = mask & _CL
+    if part:
+        best = part.bit_length() - 1
+        key = best
+    part = mask & _DI
+    if part:
+        c = part.bit_length() - 1
+        if c - 13 > key:
+            best, key = c, c - 13
+    part = mask & _HE
+    if part:
+        c = part.bit_length() - 1
+        if c - 26 > key:
+            best = c
+    return best
+
+
+def seat_targets(bids: list[Bid], partnership: bool) -> tuple[list[int], list[bool]]:
+    """Per seat the tricks its side aims at and whether it bid nil."""
+    n = len(bids)
+    nil = [is_nil(b) for b in bids]
+    if partnership:
+        team = [sum(bid_target(bids[s]) for s in range(t, n, 2) if not nil[s]) for t in (0, 1)]
+        return [team[s % 2] for s in range(n)], nil
+    return [bid_target(b) for b in bids], nil
+
+
+def greedy_rollout(f: FastHand, targets: list[int], nil: list[bool], partnership: bool) -> None:
+    """Play ``f`` to the end of the hand with the greedy policy (mutates ``f``)."""
+    hands = f.hands
+    won = f.tricks_won
+    while not f.done:
+        seat = f.to_act
+        hand = hands[seat]
+        trick = f.trick
+        if trick:
+            legal = (hand & f.lead_mask) or hand
+        elif f.must_lead_2c:
+            legal = 1
+        elif not f.spades_broken:
+            legal = (hand & ~TRUMP_MASK) or hand
+        else:
+            legal = hand
+        if not legal & (legal - 1):
+            f.play(legal.bit_length() - 1)
+            continue
+        # what this seat wants
+        if nil[seat]:
+            want = -1 if won[seat] == 0 else 0
+            pn = False
+        else:
+            if partnership:
+                p = (seat + 2) % 4
+                got = won[seat] + won[p]
+                pn = nil[p] and won[p] == 0
+            else:
+                got = won[seat]
+                pn = False
+            want = 1 if got < targets[seat] else -1
+        if not trick:
+            f.play(_high_side(legal) if want > 0 and _high_side(legal) >= 0 else _low(legal))
+            continue
+        best = f.best_card
+        partner_winning = partnership and f.best_seat == (seat + 2) % 4
+        if pn and partner_winning:
+            want, partner_winning = 1, False
+        lead = f.lead_mask
+        if best >= _T:
+            beats = legal & TRUMP_MASK & ~((2 << best) - 1)
+        else:
+            beats = legal & lead & ~((2 << best) - 1)
+            if lead != TRUMP_MASK:
+                beats |= legal & TRUMP_MASK
+        if want > 0 and not partner_winning:
+            if beats:
+                f.play(_low(beats & lead) if beats & lead else _low(beats))
+            else:
+                f.play(_low(legal))
+            continue
+        under = legal & ~beats
+        if want < 0 and under:
+            if under & lead:
+                f.play((under & lead).bit_length() - 1)
+            else:
+                h = _high_side(under)
+                f.play(h if h >= 0 else (under.bit_length() - 1))
+            continue
+        f.play(_low(under) if under else _low(legal))
+
+
+def random_rollout(f: FastHand, rng: random.Random) -> None:
+    """Play ``f`` to the end of the hand with uniformly random legal cards."""
+    hands = f.hands
+    while not f.done:
+        hand = hands[f.to_act]
+        if f.trick:
+            legal = (hand & f.lead_mask) or hand
+        elif f.must_lead_2c:
+            legal = 1
+        elif not f.spades_broken:
+            legal = (hand & ~TRUMP_MASK) or hand
+        else:
+            legal = hand
+        k = rng.randrange(legal.bit_count())
+        while k:
+            legal &= legal - 1
+            k -= 1
+        f.play((legal & -legal).bit_length() - 1)

@@ -1,0 +1,155 @@
+"""The search levels: hard (determinized search with greedy rollouts) and the ISMCTS baseline."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tapete.bots.spades.heuristics import normal_bid
+from tapete.bots.spades.rollout import greedy_rollout, random_rollout, seat_targets
+from tapete.bots.spades.sampler import Sampler
+from tapete.bots.spades.view import SUITS, View, low_bit
+from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.game import PRIZE_JACK_CARDS
+
+
+def distinct_plays(view: View, legal: int) -> list[int]:
+    """Legal cards with equivalent ones merged (touching cards: no unseen card between)."""
+    prize = 0
+    for jack in view.rules.prize_jacks:
+        prize |= 1 << PRIZE_JACK_CARDS[jack]
+    out: list[int] = []
+    for s in range(4):
+        part = legal & SUITS[s]
+        prev = -1
+        while part:
+            c = low_bit(part)
+            part ^= 1 << c
+            between = ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else 0
+            same = prev >= 0 and not (view.unseen & between) and not (prize >> c) & 1 and not (prize >> prev) & 1
+            if not same:
+                out.append(c)
+            prev = c
+    return out
+
+
+def side_weights(view: View) -> list[float]:
+    """How the hard level values each side's points: its own +1, opponents −λ."""
+    rules = view.rules
+    sides = rules.sides
+    mine = view.side(view.seat)
+    scores = list(view.obs["scores"])
+    lam = 0.6 if view.partnership else 0.35
+    threat = max((scores[s] for s in range(sides) if s != mine), default=0)
+    if threat >= rules.target - 120:
+        lam += 0.3
+    w = [-lam / max(1, sides - 1) * (2 if view.partnership else 1) for _ in range(sides)]
+    w[mine] = 1.0
+    return w
+
+
+def hard_play(view: View, rng: random.Random, samples: int, rollouts: int) -> int:
+    """Determinized search: every candidate card over the same sampled deals, greedy rollouts."""
+    legal = view.legal_mask()
+    if legal & (legal - 1) == 0:
+        return low_bit(legal)
+    cands = distinct_plays(view, legal)
+    if len(cands) == 1:
+        return cands[0]
+    sampler = Sampler(view)
+    deals = sampler.weighted(rng, samples)
+    template = FastHand.from_observation(view.obs, deals[0])
+    targets, nil = seat_targets(template.bids, view.partnership)
+    weights = side_weights(view)
+    per_action = max(2, min(samples, rollouts // len(cands)))
+    totals = dict.fromkeys(cands, 0.0)
+    for i in range(per_action):
+        hands = deals[i % samples]
+        for c in cands:
+            f = template.copy()
+            f.hands = list(hands)
+            f.play(c)
+            greedy_rollout(f, targets, nil, view.partnership)
+            change = f.result().change
+            totals[c] += sum(weights[k] * change[k] for k in range(len(change)))
+    return max(cands, key=lambda c: (totals[c], -c))
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.children: dict[int, _Node] = {}
+
+
+def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float = 0.7, *, greedy: bool = False) -> int:
+    """Single-observer information-set MCTS: uniform determinizations, random rollouts.
+
+    With ``greedy`` the determinizations are weighted by the bids and the rollouts use
+    the greedy policy (the tree variant of the hard level).
+    """
+    legal = view.legal_mask()
+    if legal & (legal - 1) == 0:
+        return low_bit(legal)
+    sampler = Sampler(view)
+    template = FastHand.from_observation(view.obs, sampler.sample(rng))
+    targets, nil = seat_targets(template.bids, view.partnership)
+    pool = sampler.weighted(rng, max(8, simulations // 8)) if greedy else []
+    root = _Node(-1)
+    side_of = [view.side(s) for s in range(view.n)]
+    for _ in range(simulations):
+        f = template.copy()
+        f.hands = list(pool[rng.randrange(len(pool))]) if greedy else sampler.sample(rng)
+        node = root
+        path = [root]
+        while not f.done:
+            moves = f.playable()
+            untried = []
+            m = moves
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                if c not in node.children:
+                    untried.append(c)
+            if untried:
+                c = untried[rng.randrange(len(untried))]
+                child = node.children[c] = _Node(f.to_act)
+                f.play(c)
+                path.append(child)
+                break
+            best_c, best_v = -1, -math.inf
+            log_term = 0.0
+            m = moves
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                ch = node.children[c]
+                ch.avail += 1
+                log_term = math.log(ch.avail)
+                v = ch.reward / ch.visits + c_ucb * math.sqrt(log_term / ch.visits)
+                if v > best_v:
+                    best_c, best_v = c, v
+            node = node.children[best_c]
+            f.play(best_c)
+            path.append(node)
+        if not f.done:
+            if greedy:
+                greedy_rollout(f, targets, nil, view.partnership)
+            else:
+                random_rollout(f, rng)
+        change = f.result().change
+        reward = [change[side_of[s]] / 100.0 for s in range(view.n)]
+        for nd in path:
+            nd.visits += 1
+            if nd.player >= 0:
+                nd.reward += reward[nd.player]
+    return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
+
+
+__all__ = ["distinct_plays", "hard_play", "ismcts_play", "normal_bid"]

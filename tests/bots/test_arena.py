@@ -1,0 +1,62 @@
+"""tapete arena: duplicate rotations, paired intervals, JSON and SVG output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tapete.arena import rotations, run_arena, seat_lineup, summarize
+from tapete.cli import main
+
+
+def test_line_ups_rotate_through_the_seats() -> None:
+    lineup = seat_lineup(["hard", "normal"], 4)
+    assert lineup == ["hard", "normal", "hard", "normal"]
+    assert rotations(lineup) == [("hard", "normal", "hard", "normal"), ("normal", "hard", "normal", "hard")]
+    assert len(rotations(seat_lineup(["hard", "normal", "normal"], 3))) == 3
+
+
+def test_summary_intervals_are_paired_over_deals() -> None:
+    results = [{"a": [10.0, 10.0], "b": [0.0, 0.0]}, {"a": [30.0, 30.0], "b": [20.0, 20.0]}]
+    s = summarize(["a", "b"], results, games=False)
+    assert s["levels"]["a"]["mean_per_hand"] == 20.0
+    d = s["differences"][0]
+    assert (d["a"], d["b"], d["mean"], d["ci95"]) == ("a", "b", 10.0, [10.0, 10.0])
+
+
+def test_run_arena_single_hands_and_games() -> None:
+    s = run_arena("spades", ["normal", "easy"], 3, jobs=1, progress=False)
+    assert set(s["levels"]) == {"normal", "easy"} and s["deals"] == 3
+    g = run_arena("cutthroat", ["normal", "easy", "easy"], 1, jobs=1, games=True, progress=False)
+    assert 0.0 <= g["levels"]["normal"]["win_rate"] <= 1.0
+
+
+def test_cli_prints_json_and_writes_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "ladder.svg"
+    status = main(
+        [
+            "arena",
+            "cutthroat",
+            "--bots",
+            "normal,easy",
+            "--hands",
+            "2",
+            "--jobs",
+            "1",
+            "--json",
+            "--quiet",
+            "--plot",
+            str(svg),
+        ]
+    )
+    assert status == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"levels", "differences"} <= set(out)
+    assert out["levels"]["normal"]["ci95"][0] <= out["levels"]["normal"]["mean_per_hand"]
+    assert svg.read_text().startswith("<svg")
+
+
+def test_cli_refuses_unknown_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "spades", "--bots", "genius", "--hands", "1", "--quiet"]) == 2
