@@ -264,9 +264,9 @@ def test_a_slow_bot_never_stalls_other_tables(sqlite_url: str) -> None:
         assert _version(c, slow) >= 1
 
 
-def test_placeholder_page_and_lobby(sqlite_url: str) -> None:
+def test_lobby_page_and_table_listing(sqlite_url: str) -> None:
     with TestClient(make_app(sqlite_url)) as c:
-        assert "coming" in c.get("/").text
+        assert "lobby.js" in c.get("/").text
         names = [p["name"] for p in c.get("/api/profiles").json()]
         assert "runfast" in names and "spades" in names
         t = create_table(c, "cutthroat-official", ["human", "human", "hard"], options={}, name="Friday")

@@ -14,34 +14,26 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tapete
 from tapete.errors import TapeteError
+from tapete.i18n import translator
 from tapete.records import replay
 from tapete.rulebook.web import rules_routes
 from tapete.server import botpool
 from tapete.server.db import SeatRow, Store, TableRow, default_db_url
+from tapete.server.hints import hint_reason
 from tapete.server.messages import error_message, normalize_lang
 from tapete.server.protocol import MAX_BODY_BYTES, ProtocolError, RateLimiter, parse_message
 from tapete.server.table import Message, Table, TableConfig, TableError, hash_token
+from tapete.web import web_routes
 
 log = logging.getLogger("tapete.server")
 
 Observer = Callable[[Table, int | None, str, Message], None]
-
-PLACEHOLDER_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>tapete</title></head>
-<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
-<h1>tapete</h1>
-<p>The card table is coming. This server already plays: see
-<code>/api/tables</code>, <code>/api/profiles</code> and the WebSocket protocol at <code>/ws</code>
-(docs/protocol.md).</p>
-<p>The rules of every game, in Spanish, Russian and English: <a href="/rules">/rules</a>.</p>
-</body></html>
-"""
 
 
 class Hub:
@@ -338,6 +330,9 @@ async def handle_text(hub: Hub, conn: Connection, text: str) -> None:
     if kind == "sync":
         table.resync(conn)
         return
+    if kind == "hint":
+        await send_hint(table, conn, ref)
+        return
     # kind == "action"
     if conn.seat is None:
         conn.error("not_seated", None, ref)
@@ -350,6 +345,43 @@ async def handle_text(hub: Hub, conn: Connection, text: str) -> None:
         await table.submit(conn.seat, action, msg["version"])
     except TableError as exc:
         conn.error(exc.code, exc.detail, ref)
+
+
+async def send_hint(table: Table, conn: Connection, ref: object) -> None:
+    """The normal bot's suggestion for the connection's seat, with a reason in its language."""
+    seat = conn.seat
+    if seat is None:
+        conn.error("not_seated", None, ref)
+        return
+    if table.is_over():
+        conn.error("game_over", None, ref)
+        return
+    version = table.version
+    obs = table.game.observation(seat)
+    if not obs.get("legal_actions"):
+        conn.error("not_your_turn", f"it is seat {table.game.to_act}'s turn", ref)
+        return
+    try:
+        action = await botpool.run_decision(
+            table.config.executor, "normal", botpool.bot_seed(table.seed, seat, version), obs
+        )
+    except Exception as exc:
+        log.warning("table %s: hint failed (%s); first legal action", table.id, type(exc).__name__)
+        action = dict(obs["legal_actions"][0])
+    if action not in obs["legal_actions"]:
+        action = dict(obs["legal_actions"][0])
+    reason = hint_reason(obs, action)
+    conn.send(
+        {
+            "type": "hint",
+            "ref": ref,
+            "table": table.id,
+            "version": version,
+            "action": action,
+            "reason": translator(conn.lang).gettext(reason),
+            "reason_msgid": reason,
+        }
+    )
 
 
 # --- HTTP ----------------------------------------------------------------------------------
@@ -369,14 +401,6 @@ async def _json_body(request: Request) -> Any:
 
 def _lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language", "en")[:16])
-
-
-async def index(request: Request) -> Response:
-    return HTMLResponse(PLACEHOLDER_PAGE)
-
-
-async def table_page(request: Request) -> Response:
-    return HTMLResponse(PLACEHOLDER_PAGE)
 
 
 async def list_profiles(request: Request) -> Response:
@@ -493,8 +517,6 @@ def create_app(
             await hub.stop()
 
     routes = [
-        Route("/", index),
-        Route("/table/{table_id}", table_page),
         Route("/api/profiles", list_profiles),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -503,5 +525,6 @@ def create_app(
         Route("/api/tables/{table_id}/seats/{seat:int}/{to:str}", seat_control, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
         *rules_routes(),
+        *web_routes(),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -11,7 +11,7 @@ MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted (a text frame, UTF-8)."""
 MAX_BODY_BYTES: Final = 16384
 """Largest HTTP request body accepted."""
-CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping"})
+CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping", "hint"})
 _ACTION_KEYS: Final = frozenset({"seat", "bid", "play", "look", "pass"})
 
 

@@ -82,7 +82,16 @@ def hand_summary(game: Any, finished_hand: int) -> dict[str, JSON] | None:
     """The result of a finished Spades-family hand (public), from any seat's observation."""
     obs = spectator_view(game)
     last = obs.get("last_hand")
-    return {"hand": finished_hand, "result": last, "scores": obs.get("scores"), "bags": obs.get("bags")}
+    out: dict[str, JSON] = {"hand": finished_hand, "result": last, "scores": obs.get("scores"), "bags": obs.get("bags")}
+    # the finished hand's bids and tricks won per seat (public once the hand is over)
+    summary = getattr(game, "replay_summary", None)
+    if summary is not None:
+        hands = summary().get("hands") or []
+        done = [h for h in hands if h.get("score_change") is not None]
+        if done:
+            out["bids"] = done[-1].get("bids")
+            out["tricks_won"] = done[-1].get("tricks_won")
+    return out
 
 
 def game_summary(game: Any) -> dict[str, JSON]:

@@ -1,0 +1,117 @@
+"""The browser table: static pages and JS modules, the JSON catalogs, the replay endpoint.
+
+``web_routes()`` serves
+
+- ``/`` the lobby, ``/table/{id}`` the table, ``/replay`` the replay viewer (static HTML
+  pages that load ES modules from ``/static/``; no build step);
+- ``/static/...`` the files of ``tapete/web/static``;
+- ``/i18n/{lang}.json`` every UI string of :mod:`tapete.web.strings` in ``lang``, plus
+  the profiles' translated titles and descriptions;
+- ``POST /api/replay`` a record replayed with :func:`tapete.records.replay` (its report,
+  which the replay viewer steps through).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import tapete
+from tapete.i18n import LANGUAGES, Translator, translator
+from tapete.records import replay
+from tapete.web.strings import CONTEXT_STRINGS, UI_STRINGS
+
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+"""Largest record the replay endpoint accepts."""
+
+
+def static_dir() -> Path:
+    """The folder of the static files (HTML, CSS, JS)."""
+    return Path(str(resources.files("tapete.web") / "static"))
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The JSON catalog of ``lang``: ``{"lang", "messages", "profiles"}``."""
+    t: Translator = translator(lang)
+    messages: dict[str, str] = {m: t.gettext(m) for m in UI_STRINGS}
+    for ctx, m in CONTEXT_STRINGS:
+        messages[f"{ctx}|{m}"] = t.pgettext(ctx, m)
+    profiles = [
+        {
+            "name": name,
+            "title": t.gettext(tapete.profile_info(name).title),
+            "description": t.gettext(tapete.profile_info(name).description),
+            "family": tapete.profile_info(name).family,
+            "players": tapete.profile_info(name).options.get("players", 3),
+            "target": tapete.profile_info(name).options.get("target"),
+            "partnership": bool(tapete.profile_info(name).options.get("partnership", False)),
+        }
+        for name in tapete.profile_names()
+    ]
+    return {"lang": lang, "messages": messages, "profiles": profiles}
+
+
+def _page(name: str) -> Response:
+    return FileResponse(
+        static_dir() / name, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
+
+
+async def lobby_page(request: Request) -> Response:
+    return _page("lobby.html")
+
+
+async def table_page(request: Request) -> Response:
+    return _page("table.html")
+
+
+async def replay_page(request: Request) -> Response:
+    return _page("replay.html")
+
+
+async def i18n_catalog(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return JSONResponse(
+            {"type": "error", "code": "bad_message", "message": f"unknown language {lang[:8]!r}"}, status_code=404
+        )
+    return JSONResponse(catalog(lang), headers={"Cache-Control": "no-cache"})
+
+
+async def replay_record(request: Request) -> Response:
+    """Replay a posted record; answers ``{"report", "record", "exit_status"}``."""
+    body = await request.body()
+    if len(body) > MAX_RECORD_BYTES:
+        return JSONResponse(
+            {"type": "error", "code": "too_large", "message": "the record is too large"}, status_code=413
+        )
+    try:
+        record = json.loads(body or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return JSONResponse(
+            {"type": "error", "code": "bad_record", "message": "the record is not JSON"}, status_code=400
+        )
+    result = replay(record)
+    return JSONResponse({"report": result.report, "record": record, "exit_status": result.exit_status})
+
+
+def web_routes() -> list[BaseRoute]:
+    """The pages, static files, catalogs and replay endpoint of the browser table."""
+    return [
+        Route("/", lobby_page, methods=["GET"]),
+        Route("/table/{table_id}", table_page, methods=["GET"]),
+        Route("/replay", replay_page, methods=["GET"]),
+        Route("/i18n/{lang}.json", i18n_catalog, methods=["GET"]),
+        Route("/api/replay", replay_record, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=str(static_dir())), name="static"),
+    ]
+
+
+__all__ = ["catalog", "static_dir", "web_routes"]

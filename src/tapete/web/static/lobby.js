@@ -1,0 +1,91 @@
+// The lobby: pick a game, its options and seats, start a table; list open tables.
+import { chooseLanguage, loadLanguage, t, profileList, languageSwitcher, translatePage, lang } from "./i18n.js";
+import { fourColour, setFourColour } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const SEAT_CHOICES = [["you", "You"], ["friend", "Friend (invite link)"], ["easy", "Bot: easy"], ["normal", "Bot: normal"], ["hard", "Bot: hard"]];
+
+function currentProfile() { return profileList().find((p) => p.name === $("profile").value) || profileList()[0]; }
+
+function renderProfiles() {
+  const sel = $("profile"); const keep = sel.value || "cutthroat";
+  sel.innerHTML = profileList().map((p) => `<option value="${esc(p.name)}">${esc(p.title)} (${esc(p.name)})</option>`).join("");
+  sel.value = keep;
+  renderProfileDetails(false);
+}
+
+function renderProfileDetails(resetSeats = true) {
+  const p = currentProfile();
+  $("profile-desc").textContent = p.description;
+  $("profile-rules").href = `/rules/${p.name}?lang=${lang}`;
+  $("rules-link").href = `/rules?lang=${lang}`;
+  const target = $("target");
+  target.disabled = p.target == null;
+  if (resetSeats || !target.value) target.value = p.target ?? "";
+  const box = $("seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.innerHTML = "";
+  for (let i = 0; i < p.players; i++) {
+    const def = i === 0 ? "you" : (p.partnership && i === 2 ? "normal" : "easy");
+    const value = !resetSeats && old[i] ? old[i] : def;
+    const opts = SEAT_CHOICES.filter(([v]) => (i === 0 ? v !== "friend" : v !== "you"))
+      .map(([v, label]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(t(label))}</option>`).join("");
+    box.insertAdjacentHTML("beforeend", `<div class="row seat-row"><label for="seat-${i}">${esc(t("Seat {n}", { n: i + 1 }))}${p.partnership ? " — " + esc(t("Team {n}", { n: (i % 2) + 1 })) : ""}</label>
+      <select id="seat-${i}" data-seat="${i}">${opts}</select></div>`);
+  }
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const p = currentProfile();
+  let options;
+  try { options = JSON.parse($("options").value || "{}"); } catch { $("create-error").textContent = t("The options are not valid JSON."); return; }
+  if (!$("target").disabled && $("target").value) options.target = Number($("target").value);
+  const name = $("name").value.trim();
+  const seats = [...$("seats").querySelectorAll("select")].map((s, i) => {
+    if (s.value === "you") return { kind: "human", name: name.slice(0, 40) };
+    if (s.value === "friend") return { kind: "human" };
+    return { kind: "bot", level: s.value };
+  });
+  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang },
+    body: JSON.stringify({ profile: p.name, options, seats, name: name ? `${name}` : "" }) });
+  const out = await r.json();
+  if (!r.ok) { $("create-error").textContent = `${t("Could not create the table.")} ${out.message || ""} ${out.detail || ""}`; return; }
+  localStorage.setItem(`tapete.token.${out.table}`, out.seats[0].token);
+  localStorage.setItem(`tapete.creator.${out.table}`, out.creator_token);
+  const friends = out.seats.filter((s, i) => i > 0 && s.token);
+  const url = `/table/${out.table}?lang=${lang}`;
+  if (!friends.length) { location.href = url; return; }
+  $("invite-list").innerHTML = friends.map((s) => `<li>${esc(t("Seat {n}", { n: s.seat + 1 }))}: <span class="invite">${esc(location.origin + "/table/" + out.table + "#token=" + s.token)}</span></li>`).join("");
+  $("go").href = url; $("invites").hidden = false;
+}
+
+async function listTables() {
+  const r = await fetch("/api/tables"); const tables = await r.json();
+  const ul = $("tables");
+  if (!tables.length) { ul.innerHTML = `<li>${esc(t("No open tables."))}</li>`; return; }
+  ul.innerHTML = tables.map((x) => {
+    const mine = localStorage.getItem(`tapete.token.${x.id}`);
+    const seats = x.seats.map((s) => (s.kind === "bot" ? "🤖" : s.connected ? "●" : "○")).join(" ");
+    const link = mine ? `<a href="/table/${esc(x.id)}">${esc(t("Join"))}</a>` : `<a href="/table/${esc(x.id)}#spectate">${esc(t("Watch"))}</a>`;
+    return `<li><strong>${esc(x.name || x.id)}</strong> — ${esc(x.profile)} <span aria-hidden="true">${seats}</span> ${link}</li>`;
+  }).join("");
+}
+
+function retranslate() { translatePage(); renderProfiles(); listTables(); }
+
+async function main() {
+  await loadLanguage(chooseLanguage());
+  languageSwitcher($("lang"), retranslate);
+  $("four").checked = fourColour();
+  $("four").addEventListener("change", () => setFourColour($("four").checked));
+  $("profile").addEventListener("change", () => renderProfileDetails(true));
+  $("create").addEventListener("submit", createTable);
+  retranslate();
+  renderProfileDetails(true);
+  setInterval(listTables, 5000);
+  document.body.dataset.ready = "1";
+}
+main();

@@ -1,0 +1,115 @@
+// The replay viewer: the server replays a record (POST /api/replay) and we step through its report.
+import { chooseLanguage, loadLanguage, t, cardName, languageSwitcher, translatePage, number } from "./i18n.js";
+import { cardSVG } from "./cards.js";
+import { bidText, esc, scoreChart, historyTable } from "./summary.js";
+
+const $ = (id) => document.getElementById(id);
+const R = { report: null, record: null, steps: [], i: 0 };
+
+function players() {
+  const rec = R.record || {}; const h0 = (R.report.hands || [])[0] || {};
+  const n = (h0.bids || h0.remaining || (R.report.scores || [])).length || 3;
+  return Array.from({ length: n }, (_, i) => (rec.players && rec.players[i]) || t("seat {n}", { n: i + 1 }));
+}
+
+function buildSteps() {
+  const steps = [];
+  (R.report.hands || []).forEach((h, hi) => {
+    if (h.plays) { // runfast
+      steps.push({ hand: hi, kind: "deal" });
+      h.plays.forEach((p, k) => steps.push({ hand: hi, kind: "play", k }));
+    } else {
+      steps.push({ hand: hi, kind: "bids" });
+      (h.tricks || []).forEach((tr, k) => steps.push({ hand: hi, kind: "trick", k }));
+    }
+    steps.push({ hand: hi, kind: "end" });
+  });
+  R.steps = steps; R.i = 0;
+}
+
+function render() {
+  const st = R.steps[R.i]; if (!st) return;
+  const h = R.report.hands[st.hand]; const names = players();
+  $("replay").dataset.steps = String(R.steps.length); $("replay").dataset.step = String(R.i);
+  $("step-label").textContent = t("Step {i} of {n}", { i: R.i + 1, n: R.steps.length });
+  $("hand-label").textContent = t("Hand {n}", { n: st.hand + 1 });
+  let center = "";
+  const stats = names.map((nm) => ({ nm, bits: [] }));
+  if (h.plays) {
+    const upto = st.kind === "play" ? st.k + 1 : st.kind === "end" ? h.plays.length : 0;
+    const left = names.map(() => 0);
+    for (const p of h.plays.slice(0, upto)) if (p.cards) left[p.seat] += p.cards.length;
+    stats.forEach((s, i) => s.bits.push(t("Cards: {n}", { n: number(((h.remaining || [])[i] || []).length + (h.plays.filter((p) => p.seat === i && p.cards).reduce((a, p) => a + p.cards.length, 0)) - left[i]) })));
+    if (st.kind === "play") {
+      const p = h.plays[st.k];
+      center = p.pass ? `<p>${esc(t("{name} passed", { name: names[p.seat] }))}</p>`
+        : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(cardName).join(", ") }))}</p><div class="row">${p.cards.map((c) => `<div class="played">${cardSVG(c)}</div>`).join("")}</div>`;
+    }
+  } else {
+    stats.forEach((s, i) => s.bits.push(t("Bid: {bid}", { bid: bidText((h.bids || [])[i]) })));
+    const upto = st.kind === "trick" ? st.k + 1 : st.kind === "end" ? (h.tricks || []).length : 0;
+    const won = names.map(() => 0);
+    for (const tr of (h.tricks || []).slice(0, upto)) if (tr.winner !== null && tr.winner !== undefined) won[tr.winner] += 1;
+    stats.forEach((s, i) => s.bits.push(t("Won: {n}", { n: number(won[i]) })));
+    if (st.kind === "trick") {
+      const tr = h.tricks[st.k]; const n = names.length;
+      center = `<p>${esc(t("Trick"))} ${st.k + 1}${tr.winner !== null && tr.winner !== undefined ? " — " + esc(t("Won by {name}", { name: names[tr.winner] })) : ""}</p><div class="row">${tr.cards.map((c, k) => {
+        const seat = (tr.seats && tr.seats[k] !== undefined) ? tr.seats[k] : (tr.leader + k) % n;
+        return `<div class="played${seat === tr.winner ? " winner" : ""}"><div>${esc(names[seat])}</div>${cardSVG(c)}<span class="sr-only">${esc(cardName(c))}</span></div>`;
+      }).join("")}</div>`;
+    }
+  }
+  if (st.kind === "end" && h.score_change) {
+    center += `<p>${esc(t("Change"))}: ${h.score_change.map((x) => (x > 0 ? "+" : "") + number(x)).join(" / ")}${h.scores ? " — " + esc(t("Total")) + ": " + h.scores.map(number).join(" / ") : ""}</p>`;
+  }
+  $("players").innerHTML = `<div id="players-grid" style="display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.5rem">${stats.map((s) => `<div class="player"><div class="name">${esc(s.nm)}</div><div class="stats">${s.bits.map((b) => `<span>${esc(b)}</span>`).join("")}</div></div>`).join("")}</div>`;
+  $("center").innerHTML = center;
+  $("first").disabled = $("prev").disabled = R.i === 0;
+  $("next").disabled = $("last").disabled = R.i === R.steps.length - 1;
+}
+
+function renderSummary() {
+  const hands = R.report.hands || []; const names = players();
+  const hist = hands.filter((h) => h.scores).map((h, i) => ({ hand: i, scores: h.scores, result: { score_change: h.score_change } }));
+  if (!hist.length || !hist[0].scores) { $("summary").innerHTML = ""; return; }
+  const sides = hist[0].scores.length;
+  const sideName = (s) => (sides === names.length ? names[s] : t("Team {n}", { n: s + 1 }));
+  $("summary").innerHTML = `<h2>${esc(t("Score chart"))}</h2><div id="chart">${scoreChart(hist, sides, sideName)}</div>` + historyTable(hist, sides, sideName);
+}
+
+async function load(text) {
+  $("replay-error").textContent = "";
+  const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const out = await r.json();
+  if (!r.ok || (out.report && out.report.error && !(out.report.hands || []).length)) {
+    const msg = out.message || (out.report && out.report.error && out.report.error.message) || r.statusText;
+    $("replay-error").textContent = t("The record could not be replayed: {message}", { message: msg }); return;
+  }
+  if (out.report.error) $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.report.error.message });
+  R.report = out.report; R.record = out.record;
+  buildSteps(); $("stage").hidden = false; render(); renderSummary();
+}
+
+async function main() {
+  await loadLanguage(chooseLanguage());
+  translatePage();
+  languageSwitcher($("lang"), () => { translatePage(); if (R.report) { render(); renderSummary(); } });
+  $("file").addEventListener("change", async () => { const f = $("file").files[0]; if (f) await load(await f.text()); });
+  $("load").addEventListener("click", () => load($("paste").value));
+  const go = (i) => { R.i = Math.max(0, Math.min(R.steps.length - 1, i)); render(); };
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(R.i - 1));
+  $("next").addEventListener("click", () => go(R.i + 1));
+  $("last").addEventListener("click", () => go(R.steps.length - 1));
+  document.addEventListener("keydown", (ev) => {
+    if (!R.report || ev.target instanceof HTMLTextAreaElement || ev.target instanceof HTMLInputElement) return;
+    if (ev.key === "ArrowRight") go(R.i + 1); else if (ev.key === "ArrowLeft") go(R.i - 1);
+  });
+  const table = new URLSearchParams(location.search).get("table");
+  if (table) {
+    const r = await fetch(`/api/tables/${encodeURIComponent(table)}/record`);
+    if (r.ok) await load(await r.text());
+  }
+  document.body.dataset.ready = "1";
+}
+main();
