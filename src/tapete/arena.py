@@ -64,6 +64,15 @@ def play_deal(match: Match, deal: int) -> dict[str, list[float]]:
             for s, level in enumerate(lineup)
         ]
         rules = g.rules
+        if not hasattr(g, "logs"):  # one deal is one game (run fast): each seat's settlement
+            while not g.is_over():
+                seat = g.to_act
+                g.apply(bots[seat].act(g.observation(seat)))
+            for s, level in enumerate(lineup):
+                out.setdefault(level, []).append(float(g.scores()[s]))
+                if match.games:
+                    out.setdefault(f"{level}:wins", []).append(1.0 if g.winner() == s else 0.0)
+            continue
         while not g.is_over():
             if not match.games and g.logs[0].result is not None:
                 break
@@ -132,7 +141,7 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals (or games) and summarize them."""
     rules = tapete.load_profile(profile)
-    if tapete.profile_info(profile).family != "spades":
+    if tapete.profile_info(profile).family not in ("spades", "runfast"):
         raise ValueError(f"no computer players for the {tapete.profile_info(profile).family} family yet")
     lineup = seat_lineup(levels, rules.players)
     match = Match(
@@ -260,7 +269,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.profile not in tapete.profile_names():
         print(f"tapete arena: no profile {args.profile!r} (see 'tapete profiles')", file=sys.stderr)
         return 2
-    if tapete.profile_info(args.profile).family != "spades":
+    if tapete.profile_info(args.profile).family not in ("spades", "runfast"):
         print(f"tapete arena: no computer players for {args.profile!r} yet", file=sys.stderr)
         return 2
     deals = args.games if args.games else args.hands

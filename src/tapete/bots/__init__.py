@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from tapete.bots.base import LEVELS, Bot, Observation, TableBot, register_family
+from tapete.bots.runfast import make_runfast_bot
 from tapete.bots.spades import make_spades_bot, sample_deal
 
 register_family("spades", make_spades_bot)
+register_family("runfast", make_runfast_bot)
 
 
 def make_bot(level: str, seed: int = 0, **params: Any) -> TableBot:
