@@ -8,31 +8,13 @@ under ``artifacts/``.
 
 from __future__ import annotations
 
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "artifacts"
+from tests.browser.conftest import ARTIFACTS, require_browser, serve
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed")
-if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+require_browser()
 
 
 @pytest.fixture(scope="module")
@@ -41,28 +23,8 @@ def base_url() -> Iterator[str]:
 
     from tapete.rulebook.web import rules_routes
 
-    port = _free_port()
-    config = uvicorn.Config(Starlette(routes=rules_routes()), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-                              args=ARGS, headless=True)
-        yield b
-        b.close()
+    with serve(Starlette(routes=rules_routes())) as url:
+        yield url
 
 
 @pytest.mark.parametrize("lang", ["ru", "es"])
