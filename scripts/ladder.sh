@@ -17,15 +17,17 @@ run() {  # name profile bots hands
     mv "$OUT/$name.json.tmp" "$OUT/$name.json"
 }
 
-run spades-normal-easy            spades             normal,easy          2000
-run cutthroat-normal-easy         cutthroat          normal,easy,easy     2000
-run official-normal-easy          cutthroat-official normal,easy,easy     2000
-run spades-hard-normal            spades             hard,normal          300
-run cutthroat-hard-normal         cutthroat          hard,normal,normal   300
-run official-hard-normal          cutthroat-official hard,normal,normal   300
+# hard against the plain ISMCTS baseline first (the slowest and the closest), then hard
+# against normal, then normal against easy (both cheap; unchanged by hard's search).
 run spades-hard-ismcts            spades             hard,ismcts          100
 run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts   100
 run official-hard-ismcts          cutthroat-official hard,ismcts,ismcts   100
+run spades-hard-normal            spades             hard,normal          300
+run cutthroat-hard-normal         cutthroat          hard,normal,normal   300
+run official-hard-normal          cutthroat-official hard,normal,normal   300
+run spades-normal-easy            spades             normal,easy          2000
+run cutthroat-normal-easy         cutthroat          normal,easy,easy     2000
+run official-normal-easy          cutthroat-official normal,easy,easy     2000
 
 python - "$OUT" <<'PY'
 import json, sys, pathlib

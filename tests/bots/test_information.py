@@ -58,7 +58,11 @@ def test_other_seats_hidden_cards_do_not_change_decisions(profile: str) -> None:
         assert obs_g == obs_h
         for level in ("easy", "normal", "hard", "ismcts"):
             params = (
-                {"samples": 6, "rollouts": 30} if level == "hard" else {"simulations": 30} if level == "ismcts" else {}
+                {"samples": 6, "rollouts": 30, "bid_samples": 8}
+                if level == "hard"
+                else {"simulations": 30}
+                if level == "ismcts"
+                else {}
             )
             assert make_bot(level, seed=3, **params).act(obs_g) == make_bot(level, seed=3, **params).act(obs_h)
         assert sample_deal(obs_g, random.Random(1)) == sample_deal(obs_h, random.Random(1))

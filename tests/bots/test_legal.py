@@ -12,7 +12,7 @@ from tapete.bots.spades import SpadesBot
 from tapete.bots.spades.view import read_view
 
 SPADES_PROFILES = [p for p in tapete.profile_names() if tapete.profile_info(p).family == "spades"]
-TINY = {"hard": {"samples": 3, "rollouts": 12}, "ismcts": {"simulations": 12}}
+TINY = {"hard": {"samples": 3, "rollouts": 12, "bid_samples": 4}, "ismcts": {"simulations": 12}}
 
 
 def _options(profile: str) -> dict[str, object]:

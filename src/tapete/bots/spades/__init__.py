@@ -9,16 +9,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from tapete.bots.base import Bot, Observation
+from tapete.bots.spades.bidding import hard_bid
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
 from tapete.bots.spades.sampler import Sampler, sample_deal
-from tapete.bots.spades.search import hard_play, ismcts_play
+from tapete.bots.spades.search import hard_mcts, hard_play, ismcts_play
 from tapete.bots.spades.view import SUITS, View, read_view
 from tapete.engine.spades.actions import BID_BASE, LOOK
 
 DEFAULT_SAMPLES = 160
+"""Hard: the pool of bid-weighted deals the search draws its determinizations from."""
 DEFAULT_ROLLOUTS = 2400
+"""Hard: simulations (tree search, the default) or rollouts in all (``search="pimc"``)."""
 DEFAULT_SIMULATIONS = 1000
+"""ISMCTS baseline: simulations."""
+DEFAULT_BID_SAMPLES = 200
+"""Hard: sampled deals on which the bid candidates are played out."""
+DEFAULT_EPSILON = 0.5
+"""Hard: probability that a playout card is random rather than the greedy policy's."""
 
 
 def decision_rng(seed: int, observation: Observation) -> random.Random:
@@ -54,7 +62,12 @@ class SpadesBot:
         self.samples = int(params.pop("samples", DEFAULT_SAMPLES))
         self.rollouts = int(params.pop("rollouts", DEFAULT_ROLLOUTS))
         self.simulations = int(params.pop("simulations", DEFAULT_SIMULATIONS))
-        self.search = str(params.pop("search", "pimc"))
+        self.search = str(params.pop("search", "mcts"))
+        self.epsilon = float(params.pop("epsilon", DEFAULT_EPSILON))
+        self.c_ucb = float(params.pop("c", 0.7))
+        self.bid_samples = int(params.pop("bid_samples", DEFAULT_BID_SAMPLES))
+        if self.search not in ("mcts", "pimc", "tree"):
+            raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
             raise ValueError(f"unknown bot parameters: {', '.join(sorted(params))}")
 
@@ -63,7 +76,9 @@ class SpadesBot:
         if view.phase == "bid":
             if self.level == "easy":
                 return easy_bid(view)
-            return normal_bid(view, hard=self.level == "hard")
+            if self.level == "hard":
+                return hard_bid(view, decision_rng(self.seed, view.obs), self.bid_samples)
+            return normal_bid(view)
         if self.level == "easy":
             return easy_play(view)
         if self.level == "normal":
@@ -72,7 +87,9 @@ class SpadesBot:
         if self.level == "hard":
             if self.search == "tree":
                 return ismcts_play(view, rng, self.simulations, greedy=True)
-            return hard_play(view, rng, self.samples, self.rollouts)
+            if self.search == "pimc":
+                return hard_play(view, rng, self.samples, self.rollouts)
+            return hard_mcts(view, rng, self.samples, self.rollouts, epsilon=self.epsilon, c_ucb=self.c_ucb)
         return ismcts_play(view, rng, self.simulations)
 
     def act(self, observation: Observation) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Fast rollout policies over ``FastHand``: a cheap greedy player and a random one."""
+"""Fast rollout policies over ``FastHand``: a cheap greedy player, a random one, and their mix."""
 
 from __future__ import annotations
 
@@ -73,67 +73,94 @@ def seat_targets(bids: list[Bid], partnership: bool) -> tuple[list[int], list[bo
     return [bid_target(b) for b in bids], nil
 
 
+def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], partnership: bool) -> int:
+    """The greedy policy's card for the seat to act in ``f`` among ``legal`` (two or more cards)."""
+    seat = f.to_act
+    won = f.tricks_won
+    trick = f.trick
+    # what this seat wants
+    if nil[seat]:
+        want = -1 if won[seat] == 0 else 0
+        pn = False
+    else:
+        if partnership:
+            p = (seat + 2) % 4
+            got = won[seat] + won[p]
+            pn = nil[p] and won[p] == 0
+        else:
+            got = won[seat]
+            pn = False
+        want = 1 if got < targets[seat] else -1
+    if not trick:
+        if want > 0:
+            h = _high_side(legal)
+            if h >= 0:
+                return h
+        return _low(legal)
+    best = f.best_card
+    partner_winning = partnership and f.best_seat == (seat + 2) % 4
+    if pn and partner_winning:
+        want, partner_winning = 1, False
+    lead = f.lead_mask
+    if best >= _T:
+        beats = legal & TRUMP_MASK & ~((2 << best) - 1)
+    else:
+        beats = legal & lead & ~((2 << best) - 1)
+        if lead != TRUMP_MASK:
+            beats |= legal & TRUMP_MASK
+    if want > 0 and not partner_winning:
+        if beats:
+            return _low(beats & lead) if beats & lead else _low(beats)
+        return _low(legal)
+    under = legal & ~beats
+    if want < 0 and under:
+        if under & lead:
+            return (under & lead).bit_length() - 1
+        h = _high_side(under)
+        return h if h >= 0 else (under.bit_length() - 1)
+    return _low(under) if under else _low(legal)
+
+
+def _legal(f: FastHand, hand: int) -> int:
+    if f.trick:
+        return (hand & f.lead_mask) or hand
+    if f.must_lead_2c:
+        return 1
+    if not f.spades_broken:
+        return (hand & ~TRUMP_MASK) or hand
+    return hand
+
+
 def greedy_rollout(f: FastHand, targets: list[int], nil: list[bool], partnership: bool) -> None:
     """Play ``f`` to the end of the hand with the greedy policy (mutates ``f``)."""
     hands = f.hands
-    won = f.tricks_won
     while not f.done:
-        seat = f.to_act
-        hand = hands[seat]
-        trick = f.trick
-        if trick:
-            legal = (hand & f.lead_mask) or hand
-        elif f.must_lead_2c:
-            legal = 1
-        elif not f.spades_broken:
-            legal = (hand & ~TRUMP_MASK) or hand
-        else:
-            legal = hand
+        legal = _legal(f, hands[f.to_act])
         if not legal & (legal - 1):
             f.play(legal.bit_length() - 1)
             continue
-        # what this seat wants
-        if nil[seat]:
-            want = -1 if won[seat] == 0 else 0
-            pn = False
+        f.play(greedy_card(f, legal, targets, nil, partnership))
+
+
+def mixed_rollout(
+    f: FastHand, rng: random.Random, epsilon: float, targets: list[int], nil: list[bool], partnership: bool
+) -> None:
+    """Epsilon-greedy playout: each card is random with probability ``epsilon``, else greedy."""
+    hands = f.hands
+    rand = rng.random
+    while not f.done:
+        legal = _legal(f, hands[f.to_act])
+        if not legal & (legal - 1):
+            f.play(legal.bit_length() - 1)
+            continue
+        if rand() < epsilon:
+            k = rng.randrange(legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            f.play((legal & -legal).bit_length() - 1)
         else:
-            if partnership:
-                p = (seat + 2) % 4
-                got = won[seat] + won[p]
-                pn = nil[p] and won[p] == 0
-            else:
-                got = won[seat]
-                pn = False
-            want = 1 if got < targets[seat] else -1
-        if not trick:
-            f.play(_high_side(legal) if want > 0 and _high_side(legal) >= 0 else _low(legal))
-            continue
-        best = f.best_card
-        partner_winning = partnership and f.best_seat == (seat + 2) % 4
-        if pn and partner_winning:
-            want, partner_winning = 1, False
-        lead = f.lead_mask
-        if best >= _T:
-            beats = legal & TRUMP_MASK & ~((2 << best) - 1)
-        else:
-            beats = legal & lead & ~((2 << best) - 1)
-            if lead != TRUMP_MASK:
-                beats |= legal & TRUMP_MASK
-        if want > 0 and not partner_winning:
-            if beats:
-                f.play(_low(beats & lead) if beats & lead else _low(beats))
-            else:
-                f.play(_low(legal))
-            continue
-        under = legal & ~beats
-        if want < 0 and under:
-            if under & lead:
-                f.play((under & lead).bit_length() - 1)
-            else:
-                h = _high_side(under)
-                f.play(h if h >= 0 else (under.bit_length() - 1))
-            continue
-        f.play(_low(under) if under else _low(legal))
+            f.play(greedy_card(f, legal, targets, nil, partnership))
 
 
 def random_rollout(f: FastHand, rng: random.Random) -> None:

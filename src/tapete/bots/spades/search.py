@@ -1,4 +1,4 @@
-"""The search levels: hard (determinized search with greedy rollouts) and the ISMCTS baseline."""
+"""The search levels: hard (information-set MCTS over bid-weighted deals) and the ISMCTS baseline."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 import random
 
 from tapete.bots.spades.heuristics import normal_bid
-from tapete.bots.spades.rollout import greedy_rollout, random_rollout, seat_targets
+from tapete.bots.spades.rollout import greedy_rollout, mixed_rollout, random_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.view import SUITS, View, low_bit
 from tapete.engine.spades.determinize import FastHand
@@ -86,6 +86,98 @@ class _Node:
         self.children: dict[int, _Node] = {}
 
 
+def seat_utilities(change: tuple[int, ...] | list[int], side_of: list[int], sides: int) -> list[float]:
+    """Per seat: its side's points minus the mean of the other sides' points, in hundreds."""
+    total = sum(change)
+    k = max(1, sides - 1)
+    per_side = [(c - (total - c) / k) / 100.0 for c in change]
+    return [per_side[s] for s in side_of]
+
+
+def hard_mcts(
+    view: View,
+    rng: random.Random,
+    samples: int,
+    simulations: int,
+    *,
+    epsilon: float = 0.5,
+    c_ucb: float = 0.7,
+) -> int:
+    """Information-set MCTS for the hard level.
+
+    Determinizations come from a pool of ``samples`` deals drawn in proportion to how
+    well they fit the bids (voids respected); the root only considers distinct cards;
+    every seat in the tree maximizes its side's points minus the other sides' (the real
+    hand score: contracts, nils, bags, prizes); playouts are epsilon-greedy.
+    """
+    legal = view.legal_mask()
+    if legal & (legal - 1) == 0:
+        return low_bit(legal)
+    cands = distinct_plays(view, legal)
+    if len(cands) == 1:
+        return cands[0]
+    root_mask = 0
+    for c in cands:
+        root_mask |= 1 << c
+    sampler = Sampler(view)
+    pool = sampler.weighted(rng, max(1, samples))
+    template = FastHand.from_observation(view.obs, pool[0])
+    targets, nil = seat_targets(template.bids, view.partnership)
+    side_of = [view.side(s) for s in range(view.n)]
+    sides = view.rules.sides
+    partnership = view.partnership
+    root = _Node(-1)
+    log = math.log
+    sqrt = math.sqrt
+    npool = len(pool)
+    for i in range(simulations):
+        f = template.copy()
+        f.hands = list(pool[i % npool])
+        node = root
+        path = [root]
+        first = True
+        while not f.done:
+            moves = root_mask if first else f.playable()
+            first = False
+            children = node.children
+            untried = []
+            m = moves
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                if c not in children:
+                    untried.append(c)
+            if untried:
+                c = untried[rng.randrange(len(untried))]
+                child = children[c] = _Node(f.to_act)
+                f.play(c)
+                path.append(child)
+                break
+            best_c, best_v = -1, -math.inf
+            m = moves
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                ch = children[c]
+                ch.avail += 1
+                v = ch.reward / ch.visits + c_ucb * sqrt(log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best_c, best_v = c, v
+            node = children[best_c]
+            f.play(best_c)
+            path.append(node)
+        if not f.done:
+            mixed_rollout(f, rng, epsilon, targets, nil, partnership)
+        reward = seat_utilities(f.result().change, side_of, sides)
+        for nd in path:
+            nd.visits += 1
+            if nd.player >= 0:
+                nd.reward += reward[nd.player]
+    return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward / kv[1].visits, -kv[0]))[0]
+
+
 def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float = 0.7, *, greedy: bool = False) -> int:
     """Single-observer information-set MCTS: uniform determinizations, random rollouts.
 
@@ -152,4 +244,4 @@ def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float =
     return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
 
 
-__all__ = ["distinct_plays", "hard_play", "ismcts_play", "normal_bid"]
+__all__ = ["distinct_plays", "hard_mcts", "hard_play", "ismcts_play", "normal_bid", "seat_utilities"]

@@ -1,0 +1,106 @@
+"""The hard level's bidding: normal's bid, checked against simulated hands.
+
+The candidates are normal's bid, one trick either side of it and nil. Each is scored
+over the same sampled deals (bid-weighted, so the earlier bids are respected): the seats
+still to bid bid as the normal level would with their sampled hands, the hand is played
+out with the greedy policy, and the real hand score (contracts, nils, bags, prizes) is
+taken, as the seat's side's points minus the other sides'. A candidate must beat
+normal's bid by a margin to be chosen, so the noise of a few hundred playouts does not
+move the bid.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tapete.bots.spades.heuristics import nil_risk, normal_bid
+from tapete.bots.spades.rollout import greedy_rollout, seat_targets
+from tapete.bots.spades.sampler import Sampler
+from tapete.bots.spades.view import View, bid_target, is_nil, read_view
+from tapete.engine.spades.actions import ACTIONS, BID_BASE, BLIND_CODES, CODE_SM, LOOK
+from tapete.engine.spades.determinize import FastHand, state_from_observation
+
+MARGIN = 0.04
+"""How much better (in hundreds of points per hand) a candidate must score than normal's bid."""
+
+
+def _candidates(view: View, base: int) -> list[int]:
+    legal = view.legal
+    base_bid = ACTIONS[base].bid  # type: ignore[union-attr]
+    target = bid_target(base_bid)
+    out = [base]
+    for code in sorted(legal):
+        if code == base or code in BLIND_CODES or code in (LOOK, CODE_SM):
+            continue
+        bid = ACTIONS[code].bid  # type: ignore[union-attr]
+        if bid is None:
+            continue
+        if is_nil(bid):
+            if code == BID_BASE and nil_risk(view.hand, view.deck, view.n) < 2.0:
+                partner = view.partner
+                if partner < 0 or not is_nil(view.bids[partner]):
+                    out.append(code)
+            continue
+        if abs(bid_target(bid) - target) <= 1:
+            out.append(code)
+    return out
+
+
+def hard_bid(view: View, rng: random.Random, samples: int) -> int:
+    """The hard level's bid action code."""
+    base = normal_bid(view, hard=False)
+    if base in (LOOK, CODE_SM) or base in BLIND_CODES or samples <= 0:
+        return base
+    if view.obs.get("hand") is None:
+        return base
+    cands = _candidates(view, base)
+    if len(cands) == 1:
+        return base
+    me = view.seat
+    sampler = Sampler(view)
+    deals = sampler.weighted(rng, samples)
+    side_of = [view.side(s) for s in range(view.n)]
+    sides = view.rules.sides
+    k = max(1, sides - 1)
+    mine = side_of[me]
+    totals = dict.fromkeys(cands, 0.0)
+    used = 0
+    for hands in deals:
+        try:
+            g = state_from_observation(view.obs, hands)
+            while g.phase.name == "BID":
+                seat = int(g.to_act)  # type: ignore[arg-type]
+                codes = [int(a) for a in g.legal_actions()]
+                if LOOK in codes:
+                    g.apply(LOOK)
+                    continue
+                if seat == me:
+                    code = base if base in codes else max(c for c in codes if BID_BASE <= c < LOOK)
+                else:
+                    code = normal_bid(read_view(g.observation(seat)))
+                    if code in BLIND_CODES or code not in codes:
+                        code = max(c for c in codes if BID_BASE <= c < LOOK and c not in BLIND_CODES)
+                g.apply(code)
+        except Exception:  # an odd sample must never stop the bot
+            continue
+        f0 = FastHand.from_game(g)
+        used += 1
+        for code in cands:
+            f = f0.copy()
+            bids = list(f0.bids)
+            bids[me] = ACTIONS[code].bid  # type: ignore[union-attr]
+            f.bids = bids
+            targets, nil = seat_targets(bids, view.partnership)
+            greedy_rollout(f, targets, nil, view.partnership)
+            change = f.result().change
+            total = sum(change)
+            totals[code] += (change[mine] - (total - change[mine]) / k) / 100.0
+    if not used:
+        return base
+    best = max(cands, key=lambda c: (totals[c], c == base, -c))
+    if best != base and (totals[best] - totals[base]) / used < MARGIN:
+        return base
+    return best
+
+
+__all__ = ["MARGIN", "hard_bid"]
