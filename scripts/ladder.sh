@@ -7,6 +7,8 @@ set -euo pipefail
 OUT=${1:-ladder-results}
 mkdir -p "$OUT"
 SEED=${SEED:-1}
+IS_DEALS=${IS_DEALS:-100}   # hard vs ismcts (cutthroat needs ~200 to separate; see the report)
+HN_DEALS=${HN_DEALS:-300}   # hard vs normal
 
 run() {  # name profile bots hands
     local name=$1 profile=$2 bots=$3 hands=$4
@@ -19,12 +21,12 @@ run() {  # name profile bots hands
 
 # hard against the plain ISMCTS baseline first (the slowest and the closest), then hard
 # against normal, then normal against easy (both cheap; unchanged by hard's search).
-run spades-hard-ismcts            spades             hard,ismcts          100
-run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts   100
-run official-hard-ismcts          cutthroat-official hard,ismcts,ismcts   100
-run spades-hard-normal            spades             hard,normal          300
-run cutthroat-hard-normal         cutthroat          hard,normal,normal   300
-run official-hard-normal          cutthroat-official hard,normal,normal   300
+run spades-hard-ismcts            spades             hard,ismcts $IS_DEALS
+run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts $IS_DEALS
+run official-hard-ismcts          cutthroat-official hard,ismcts,ismcts $IS_DEALS
+run spades-hard-normal            spades             hard,normal $HN_DEALS
+run cutthroat-hard-normal         cutthroat          hard,normal,normal $HN_DEALS
+run official-hard-normal          cutthroat-official hard,normal,normal $HN_DEALS
 run spades-normal-easy            spades             normal,easy          2000
 run cutthroat-normal-easy         cutthroat          normal,easy,easy     2000
 run official-normal-easy          cutthroat-official normal,easy,easy     2000
