@@ -2,8 +2,7 @@
 
 A decision is a pure function of ``(level, seed, observation)``, so it runs in a worker
 process (``concurrent.futures.ProcessPoolExecutor``) and a slow bot never stalls the
-server. When ``tapete.bots`` is not importable the worker falls back to the first legal
-action (the same choice every time), so tables still finish.
+server.
 """
 
 from __future__ import annotations
@@ -14,6 +13,8 @@ import multiprocessing
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
+
+from tapete.bots import make_bot
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -31,18 +32,7 @@ def decide(level: str, seed: int, observation: dict[str, Any], extra_delay: floa
     legal = observation.get("legal_actions") or []
     if not legal:
         raise ValueError("the bot was asked to act without legal actions")
-    try:
-        from tapete import bots
-    except ImportError:
-        return dict(legal[0])
-    bot = bots.make_bot(level, seed=seed)
-    try:
-        action = bot.act(observation)
-    except ValueError as exc:
-        if "no computer players" in str(exc):  # this family has no bots yet
-            return dict(legal[0])
-        raise
-    return dict(action)
+    return dict(make_bot(level, seed=seed).act(observation))
 
 
 def make_executor(kind: str = "process", workers: int = 2) -> Executor:
