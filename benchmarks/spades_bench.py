@@ -6,6 +6,9 @@ its public, checked API (``legal_actions()`` + ``apply()``) and plays whole game
 counting hands; OpenSpiel's ``spades`` resolves its 52 dealing chance nodes by random
 choice. The two alternate in short rounds so that a busy machine slows both alike.
 
+The engine is timed as installed: ``pip install .`` compiles its hot modules with mypyc,
+an editable install (``pip install -e .``) runs them as Python; the script says which.
+
 Run: ``python benchmarks/spades_bench.py [--seconds S] [--rounds R]``.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sysconfig
 import time
 from collections.abc import Callable
 
@@ -64,6 +68,14 @@ class OpenSpielRunner:
         return n
 
 
+def engine_build() -> str:
+    """``compiled`` when the installed Spades engine is the mypyc build, else ``pure Python``."""
+    from tapete.engine.spades import game
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return "compiled (mypyc)" if str(game.__file__).endswith(suffix) else "pure Python"
+
+
 def measure(runners: dict[str, Callable[[float], int]], seconds: float, rounds: int) -> dict[str, float]:
     totals = dict.fromkeys(runners, 0)
     slice_ = seconds / rounds
@@ -83,6 +95,7 @@ def main() -> None:
         runners["OpenSpiel"] = OpenSpielRunner().hands
     except ImportError:
         print("OpenSpiel is not installed (pip install open_spiel): no peer, no ratio")
+    print(f"tapete engine: {engine_build()}")
     rates = measure(runners, args.seconds, args.rounds)
     print(f"{'engine':<10} {'hands/s':>10}")
     for name, rate in rates.items():

@@ -70,19 +70,20 @@ def game_from_rules(
     """A new game from already loaded rules (the engine class is chosen by family)."""
     if deal is not None and deals is not None:
         raise ValueError("give either deal or deals, not both")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadRecord(f"the seed must be an integer, not {seed!r}")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
+        raise BadRecord(f"the dealer must be a seat number, not {dealer!r}")
     all_deals = [deal] if deal is not None else list(deals or [])
-    if _family_of(rules) == "runfast":
-        from tapete.engine.runfast.game import RunFastGame
-
-        if dealer is not None or draw is not None or len(all_deals) > 1:
-            raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
-        return RunFastGame(rules, seed=seed, deal=all_deals[0] if all_deals else None)
+    if any(d is not None and not isinstance(d, (list, tuple)) for d in all_deals):
+        raise BadRecord("each deal must be a list of the seats' cards")
     from tapete.engine.spades.game import SpadesGame
-
-    return SpadesGame(rules, seed=seed, deals=all_deals, dealer=dealer, draw=draw)
-
-
-def _family_of(rules: Any) -> str:
     from tapete.engine.spades.rules import SpadesRules
 
-    return "spades" if isinstance(rules, SpadesRules) else "runfast"
+    if isinstance(rules, SpadesRules):
+        return SpadesGame(rules, seed=seed, deals=all_deals, dealer=dealer, draw=draw)
+    from tapete.engine.runfast.game import RunFastGame
+
+    if dealer is not None or draw is not None or len(all_deals) > 1:
+        raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
+    return RunFastGame(rules, seed=seed, deal=all_deals[0] if all_deals else None)

@@ -52,6 +52,35 @@ def test_state_from_observation_reproduces_the_game(profile: str) -> None:
         assert d.scores() == g.scores() and d.bags() == g.bags()
 
 
+FAST_FIELDS = (
+    "bags",
+    "best_card",
+    "best_seat",
+    "bids",
+    "done",
+    "hands",
+    "jack_winners",
+    "lead_mask",
+    "must_lead_2c",
+    "n",
+    "prize_masks",
+    "sitting_out",
+    "spades_broken",
+    "to_act",
+    "trick",
+    "trick_size",
+    "tricks_left",
+    "tricks_won",
+)  # every field of FastHand but ``rules`` (compiled classes have no ``__slots__`` to list them)
+
+
+def test_fast_fields_are_every_field() -> None:
+    fields = getattr(FastHand, "__slots__", None)
+    if fields is None:
+        pytest.skip("compiled FastHand: its fields are checked on the Python build")
+    assert set(FAST_FIELDS) == set(fields) - {"rules"}
+
+
 @pytest.mark.parametrize("profile", PROFILES)
 def test_fast_path_gives_the_checked_results(profile: str) -> None:
     rng = random.Random(profile + "fast")
@@ -63,7 +92,7 @@ def test_fast_path_gives_the_checked_results(profile: str) -> None:
         obs = g.observation(seat)
         f = FastHand.from_observation(obs, list(g.hands))
         ref = FastHand.from_game(g)
-        assert all(getattr(f, k) == getattr(ref, k) for k in FastHand.__slots__ if k != "rules")
+        assert all(getattr(f, k) == getattr(ref, k) for k in FAST_FIELDS)
         # random playout: the same choices through both paths
         checked = state_from_observation(obs, list(g.hands))
         fast = f.copy()

@@ -148,6 +148,7 @@ def test_reconnect_with_token_resumes_and_wrong_token_cannot_act(sqlite_url: str
             assert q.state["version"] == before["version"] and q.state["view"] == before["view"]
             q.act(q.state["view"]["legal_actions"][0])
             assert q.recv_type("state")["version"] == before["version"] + 1
+            assert q.wait_turn_or() is None  # the bots have moved: the table waits for seat 0 again
         other = create_table(c, "cutthroat", ["human", "human", "human"], seed=5)
         with c.websocket_connect("/ws") as ws:
             r = Player(ws)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tapete
-from tapete import IllegalAction
+from tapete import BadRecord, IllegalAction
 from tests.helpers import bid_all, build_deal, play
 
 
@@ -197,3 +197,13 @@ def test_same_seed_same_game() -> None:
     assert a.hands == b.hands
     c = tapete.new_game("cutthroat", seed=43)
     assert a.hands != c.hands
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"seed": "abc"}, {"seed": 1.5}, {"seed": True}, {"dealer": "x"}, {"dealer": 9}, {"deals": [None, 5]}],
+)
+def test_new_game_refuses_malformed_arguments_with_bad_record(kwargs: dict[str, object]) -> None:
+    with pytest.raises(BadRecord) as err:
+        tapete.new_game("spades", **{"seed": 1, **kwargs})  # type: ignore[arg-type]
+    assert err.value.code == "bad_record"

@@ -96,6 +96,8 @@ def load_profile(name: str, options: Mapping[str, object] | None = None) -> Any:
     """
     if options is not None and not isinstance(options, Mapping):
         raise ProfileError(f"options must be an object of option names and values, not {options!r}", "bad_option")
+    if not options and isinstance(name, str):
+        return _load_profile_cached(name, "{}")
     try:
         key = json.dumps(options or {}, sort_keys=True)
     except (TypeError, ValueError):

@@ -151,7 +151,10 @@ class FastHand:
         "tricks_won",
     )
 
-    def __init__(self, rules: SpadesRules) -> None:
+    def __init__(self, rules: SpadesRules, copy_of: FastHand | None = None) -> None:
+        if copy_of is not None:
+            self._copy_state(copy_of)
+            return
         self.rules = rules
         self.n = rules.players
         self.prize_masks: tuple[tuple[str, int], ...] = tuple(
@@ -236,27 +239,28 @@ class FastHand:
         return f
 
     def copy(self) -> FastHand:
-        f = object.__new__(FastHand)
-        f.rules = self.rules
-        f.n = self.n
-        f.prize_masks = self.prize_masks
-        f.hands = list(self.hands)
-        f.bids = self.bids
-        f.bags = self.bags
-        f.tricks_won = list(self.tricks_won)
-        f.jack_winners = list(self.jack_winners)
-        f.trick = list(self.trick)
-        f.lead_mask = self.lead_mask
-        f.best_card = self.best_card
-        f.best_seat = self.best_seat
-        f.to_act = self.to_act
-        f.sitting_out = self.sitting_out
-        f.trick_size = self.trick_size
-        f.tricks_left = self.tricks_left
-        f.spades_broken = self.spades_broken
-        f.must_lead_2c = self.must_lead_2c
-        f.done = self.done
-        return f
+        return FastHand(self.rules, self)
+
+    def _copy_state(self, other: FastHand) -> None:
+        self.rules = other.rules
+        self.n = other.n
+        self.prize_masks = other.prize_masks
+        self.hands = list(other.hands)
+        self.bids = other.bids
+        self.bags = other.bags
+        self.tricks_won = list(other.tricks_won)
+        self.jack_winners = list(other.jack_winners)
+        self.trick = list(other.trick)
+        self.lead_mask = other.lead_mask
+        self.best_card = other.best_card
+        self.best_seat = other.best_seat
+        self.to_act = other.to_act
+        self.sitting_out = other.sitting_out
+        self.trick_size = other.trick_size
+        self.tricks_left = other.tricks_left
+        self.spades_broken = other.spades_broken
+        self.must_lead_2c = other.must_lead_2c
+        self.done = other.done
 
     # --- play -----------------------------------------------------------------------
     def playable(self) -> int:

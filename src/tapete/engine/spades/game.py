@@ -71,9 +71,6 @@ _C, _D, _H, _S = _SUIT_TABLES
 
 
 _BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
-_RECENT: dict[int, tuple[SpadesAction, ...]] = {}
-"""A bounded memo of recent legal masks (following suit repeats the same few masks)."""
-_RECENT_LIMIT: Final = 1 << 16
 
 
 def play_actions(mask: int) -> tuple[SpadesAction, ...]:
@@ -276,22 +273,6 @@ class HandLog:
 
 
 # --- the game -----------------------------------------------------------------------
-_COPIED_LISTS: Final = (
-    "scores_",
-    "bags_",
-    "tokens_",
-    "blind_six_used",
-    "game_winners",
-    "hands",
-    "dealt_sizes",
-    "bids",
-    "looked",
-    "tricks_won",
-    "blind_six_ok",
-    "face_down",
-)
-
-
 class SpadesGame:
     """One game (or tourney) of a Spades-family profile."""
 
@@ -343,7 +324,11 @@ class SpadesGame:
         deals: Sequence[Sequence[Sequence[object]] | None] = (),
         dealer: int | None = None,
         draw: Sequence[object] | None = None,
+        copy_of: SpadesGame | None = None,
     ) -> None:
+        if copy_of is not None:
+            self._copy_state(copy_of)
+            return
         n = rules.players
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise BadRecord(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
@@ -469,13 +454,7 @@ class SpadesGame:
             mask = self._legal_mask
             if mask < 0:
                 mask = self._legal_mask = self._playable(self.to_act_)  # type: ignore[arg-type]
-            found = _RECENT.get(mask)
-            if found is None:
-                found = play_actions(mask)
-                if len(_RECENT) >= _RECENT_LIMIT:
-                    _RECENT.clear()
-                _RECENT[mask] = found
-            return found
+            return play_actions(mask)
         if self.phase is _BID:
             return self._bid_actions(self.to_act_)  # type: ignore[arg-type]
         return ()
@@ -488,17 +467,17 @@ class SpadesGame:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
         if type(action) is not SpadesAction:
             action = self.parse_action(action)
-        seat: int = self.to_act_  # type: ignore[assignment]
-        if self.phase is not _PLAY or action >= NUM_CARDS:
-            _APPLY[self.phase](self, seat, action)
+        card: int = action  # a plain int from here on (compiled builds unbox it once)
+        if self.phase is not _PLAY or card >= NUM_CARDS:
+            _APPLY[self.phase](self, self.to_act_, action)  # type: ignore[arg-type]  # None only when over
             return
+        seat: int = self.to_act_  # type: ignore[assignment]  # in the play phase a seat is always to act
         mask = self._legal_mask
         if mask < 0:
             mask = self._playable(seat)
-        if not (mask >> action) & 1:
-            raise self._play_error(seat, action)
+        if not (mask >> card) & 1:
+            raise self._play_error(seat, card)
         # the play itself (inlined: this is the engine's hot path)
-        card: int = action
         self.hands[seat] ^= 1 << card
         self._legal_mask = -1
         trick = self.trick
@@ -530,15 +509,48 @@ class SpadesGame:
 
     def clone(self) -> SpadesGame:
         """An independent copy: the copy and the original share no mutable state."""
-        g = object.__new__(SpadesGame)
-        for name in SpadesGame.__slots__:
-            setattr(g, name, getattr(self, name))
-        for name in _COPIED_LISTS:
-            setattr(g, name, list(getattr(self, name)))
-        g.logs = [log.copy() for log in self.logs]
-        g.log = g.logs[-1]
-        g.trick = g.log.tricks[-1].cards if self.phase is _PLAY else list(self.trick)
-        return g
+        return SpadesGame(self.rules, copy_of=self)
+
+    def _copy_state(self, other: SpadesGame) -> None:
+        """Become a copy of ``other`` (written out attribute by attribute: clones are hot in search)."""
+        self.rules = other.rules
+        self.num_players = other.num_players
+        self.seed = other.seed
+        self._deals = other._deals
+        self.draw = other.draw
+        self._prize_masks = other._prize_masks
+        self._prize_all = other._prize_all
+        self._legal_mask = other._legal_mask
+        self.scores_ = list(other.scores_)
+        self.bags_ = list(other.bags_)
+        self.tokens_ = list(other.tokens_)
+        self.blind_six_used = list(other.blind_six_used)
+        self.game_number = other.game_number
+        self.hand_number = other.hand_number
+        self.winner_ = other.winner_
+        self.game_winners = list(other.game_winners)
+        self.logs = [log.copy() for log in other.logs]
+        self.log = self.logs[-1]
+        self.dealer = other.dealer
+        self.hands = list(other.hands)
+        self.dealt_sizes = list(other.dealt_sizes)
+        self.bids = list(other.bids)
+        self.looked = list(other.looked)
+        self.tricks_won = list(other.tricks_won)
+        self.blind_six_ok = list(other.blind_six_ok)
+        self.face_down = list(other.face_down)
+        self.spades_broken = other.spades_broken
+        # in the play phase the current trick is the last trick log's card list
+        self.trick = self.log.tricks[-1].cards if other.phase is _PLAY else list(other.trick)
+        self.lead_mask = other.lead_mask
+        self.best_card = other.best_card
+        self.best_seat = other.best_seat
+        self.trick_size = other.trick_size
+        self.tricks_left = other.tricks_left
+        self.sitting_out = other.sitting_out
+        self.must_lead_2c = other.must_lead_2c
+        self.phase = other.phase
+        self.to_act_ = other.to_act_
 
     # --- bidding ----------------------------------------------------------------------
     def _bid_actions(self, seat: int) -> tuple[SpadesAction, ...]:
@@ -699,7 +711,7 @@ class SpadesGame:
         raise IllegalAction("wrong_phase", "the bidding is over: play a card")
 
     # --- actions in the record format -------------------------------------------------
-    def parse_action(self, obj: Mapping[str, Any] | int) -> SpadesAction:
+    def parse_action(self, obj: object) -> SpadesAction:
         """Read an action (a record-format dict, or an action code) for the seat to act.
 
         Malformed input raises ``IllegalAction('bad_record')``; another seat's action
