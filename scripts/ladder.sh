@@ -7,7 +7,8 @@ set -euo pipefail
 OUT=${1:-ladder-results}
 mkdir -p "$OUT"
 SEED=${SEED:-1}
-IS_DEALS=${IS_DEALS:-100}   # hard vs ismcts (cutthroat needs ~200 to separate; see the report)
+IS_DEALS=${IS_DEALS:-100}   # hard vs ismcts in spades and cutthroat-official
+CT_IS_DEALS=${CT_IS_DEALS:-300}   # hard vs ismcts in cutthroat (the closest pair: more deals to separate them)
 HN_DEALS=${HN_DEALS:-300}   # hard vs normal
 
 run() {  # name profile bots hands
@@ -22,7 +23,7 @@ run() {  # name profile bots hands
 # hard against the plain ISMCTS baseline first (the slowest and the closest), then hard
 # against normal, then normal against easy (both cheap; unchanged by hard's search).
 run spades-hard-ismcts            spades             hard,ismcts $IS_DEALS
-run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts $IS_DEALS
+run cutthroat-hard-ismcts         cutthroat          hard,ismcts,ismcts $CT_IS_DEALS
 run official-hard-ismcts          cutthroat-official hard,ismcts,ismcts $IS_DEALS
 run spades-hard-normal            spades             hard,normal $HN_DEALS
 run cutthroat-hard-normal         cutthroat          hard,normal,normal $HN_DEALS
