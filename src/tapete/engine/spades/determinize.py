@@ -122,6 +122,29 @@ def state_from_observation(observation: Mapping[str, Any], hidden_hands: Sequenc
     return g
 
 
+FAST_FIELDS: Final = (
+    "bags",
+    "best_card",
+    "best_seat",
+    "bids",
+    "done",
+    "hands",
+    "jack_winners",
+    "lead_mask",
+    "must_lead_2c",
+    "n",
+    "prize_masks",
+    "sitting_out",
+    "spades_broken",
+    "to_act",
+    "trick",
+    "trick_size",
+    "tricks_left",
+    "tricks_won",
+)
+"""The state of a ``FastHand`` besides its rules (two fast states are equal when these are)."""
+
+
 class FastHand:
     """The rest of one hand in the play phase, unchecked: for rollouts only.
 
@@ -129,27 +152,7 @@ class FastHand:
     complete ``done`` is true; ``result()`` scores the hand exactly as the engine does.
     """
 
-    __slots__ = (
-        "bags",
-        "best_card",
-        "best_seat",
-        "bids",
-        "done",
-        "hands",
-        "jack_winners",
-        "lead_mask",
-        "must_lead_2c",
-        "n",
-        "prize_masks",
-        "rules",
-        "sitting_out",
-        "spades_broken",
-        "to_act",
-        "trick",
-        "trick_size",
-        "tricks_left",
-        "tricks_won",
-    )
+    __slots__ = (*FAST_FIELDS, "rules")
 
     def __init__(self, rules: SpadesRules, copy_of: FastHand | None = None) -> None:
         if copy_of is not None:
@@ -325,4 +328,4 @@ class FastHand:
         return score_hand(self.rules, self.bids, self.tricks_won, self.bags, self.jack_winners)
 
 
-__all__ = ["FastHand", "bid_code", "card_mask", "played_by_seat", "rules_from_observation", "state_from_observation"]
+__all__ = ["FAST_FIELDS", "FastHand", "bid_code", "card_mask", "played_by_seat", "rules_from_observation", "state_from_observation"]
