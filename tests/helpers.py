@@ -15,13 +15,13 @@ def build_deal(
     dealer: int,
     fixed: Mapping[int, Iterable[str]] | None = None,
     *,
-    avoid_suits: Mapping[int, str] | None = None,
+    void: Mapping[int, str] | None = None,
     options: Mapping[str, object] | None = None,
 ) -> list[list[str]]:
     """A legal deal giving ``fixed`` cards to their seats; the rest fill the hands.
 
-    ``avoid_suits`` keeps a seat void in the named suits (letters such as ``"H"``).
-    Fills in deck order, so the result is deterministic.
+    The rest go in deck order (suits some seat is void in first), each to the seat with
+    the most room that is not ``void`` in the card's suit (``{seat: "CS"}``; jokers count as spades).
     """
     rules = tapete.load_profile(profile, options)
     sizes = rules.hand_sizes(dealer)
@@ -30,19 +30,24 @@ def build_deal(
     for seat, cards in (fixed or {}).items():
         for c in cards:
             name = str(Card.parse(c))
-            assert name not in used, f"{name} given twice"
+            assert name not in used, name
             hands[seat].append(name)
             used.add(name)
+    voids = void or {}
+
+    def suit(name: str) -> str:
+        return "S" if name.endswith("J") else name[1]
+
+    def eligible(name: str) -> list[int]:
+        return [s for s in range(rules.players) if suit(name) not in voids.get(s, "")]
+
     rest = [str(c) for c in rules.deck if str(c) not in used]
-    avoid = {s: set(v) for s, v in (avoid_suits or {}).items()}
+    rest.sort(key=lambda name: len(eligible(name)))  # stable: constrained suits first, else deck order
     for name in rest:
-        suit = "S" if name.endswith("J") else name[1]
-        for seat in sorted(range(rules.players), key=lambda s: (suit in avoid.get(s, set()), len(hands[s]) - sizes[s])):
-            if len(hands[seat]) < sizes[seat] and suit not in avoid.get(seat, set()):
-                hands[seat].append(name)
-                break
-        else:
-            raise AssertionError(f"cannot place {name}")
+        room = [s for s in eligible(name) if len(hands[s]) < sizes[s]]
+        assert room, f"cannot place {name}"
+        seat = max(room, key=lambda s: sizes[s] - len(hands[s]))
+        hands[seat].append(name)
     assert [len(h) for h in hands] == sizes
     return hands
 

@@ -19,7 +19,7 @@ from tests.helpers import bid_all, build_deal, play
 
 
 def worked_example_record() -> dict[str, Any]:
-    deal = build_deal("cutthroat", 2, {0: ["AH"], 1: ["2S"], 2: ["KH", "QS"]}, avoid_suits={1: "H"})
+    deal = build_deal("cutthroat", 2, {0: ["AH"], 1: ["2S"], 2: ["KH", "QS"]}, void={1: "H"})
     g = tapete.new_game("cutthroat", deal=deal, dealer=2, seed=5)
     bid_all(g, [5, 6, 4])
     play(g, "AH", "2S", "KH")

@@ -29,7 +29,7 @@ def test_easy_looks_before_bidding_when_cards_are_face_down() -> None:
 
 def test_normal_covers_its_partners_nil() -> None:
     # seat 1 leads, seat 2 (nil) plays K♥ and is winning; seat 3 plays low; seat 0 must overtake
-    deal = build_deal("spades", 0, {0: ["AH", "5H"], 1: ["3H"], 2: ["KH"], 3: ["4H"]}, avoid_suits={2: "H"})
+    deal = build_deal("spades", 0, {0: ["AH", "5H"], 1: ["3H"], 2: ["KH"], 3: ["4H"]}, void={2: "H"})
     g = tapete.new_game("spades", deal=deal, dealer=0)
     bid_all(g, [4, 3, 0, 3])
     play(g, "3H", "KH", "4H")

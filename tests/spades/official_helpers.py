@@ -18,11 +18,10 @@ than the winner of trick 11.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tapete
-from tapete.cards import Card
 
 PLAYERS = 3
 JACK_TRICK = {"JC": 1, "JD": 5, "JH": 9}
@@ -148,48 +147,6 @@ def play_tricks(game: Any, tricks: Sequence[Mapping[int, str]]) -> None:
         for _ in range(len(trick)):
             seat = game.to_act
             game.apply({"seat": seat, "play": trick[seat]})
-
-
-def build_deal(
-    profile: str,
-    dealer: int,
-    fixed: Mapping[int, Iterable[str]] | None = None,
-    *,
-    void: Mapping[int, str] | None = None,
-    options: Mapping[str, object] | None = None,
-) -> list[list[str]]:
-    """A legal deal giving ``fixed`` cards to their seats; the rest fill the hands.
-
-    The rest go in deck order (suits some seat is void in first), each to the seat with
-    the most room that is not ``void`` in the card's suit (``{seat: "CS"}``; jokers count as spades).
-    """
-    rules = tapete.load_profile(profile, options)
-    sizes = rules.hand_sizes(dealer)
-    hands: list[list[str]] = [[] for _ in range(rules.players)]
-    used: set[str] = set()
-    for seat, cards in (fixed or {}).items():
-        for c in cards:
-            name = str(Card.parse(c))
-            assert name not in used, name
-            hands[seat].append(name)
-            used.add(name)
-    voids = void or {}
-
-    def suit(name: str) -> str:
-        return "S" if name.endswith("J") else name[1]
-
-    def eligible(name: str) -> list[int]:
-        return [s for s in range(rules.players) if suit(name) not in voids.get(s, "")]
-
-    rest = [str(c) for c in rules.deck if str(c) not in used]
-    rest.sort(key=lambda name: len(eligible(name)))  # stable: constrained suits first, else deck order
-    for name in rest:
-        room = [s for s in eligible(name) if len(hands[s]) < sizes[s]]
-        assert room, f"cannot place {name}"
-        seat = max(room, key=lambda s: sizes[s] - len(hands[s]))
-        hands[seat].append(name)
-    assert [len(h) for h in hands] == sizes
-    return hands
 
 
 def first_legal_policy(game: Any) -> None:

@@ -10,7 +10,8 @@ import pytest
 import tapete
 from tapete.cards import Card
 from tapete.records import replay
-from tests.spades.official_helpers import Plan, build_deal, first_legal_policy
+from tests.helpers import build_deal
+from tests.spades.official_helpers import Plan, first_legal_policy
 
 NO_JACKS = {"prize_jacks": []}
 

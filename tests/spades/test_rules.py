@@ -11,7 +11,7 @@ from tests.helpers import bid_all, build_deal, play
 
 def worked_trick_game() -> tapete.engine.spades.game.SpadesGame:  # type: ignore[name-defined]
     """The seed's trick: A (seat 0) leads A♥, B (seat 1, no hearts) plays 2♠, C holds K♥ and Q♠."""
-    deal = build_deal("cutthroat", 2, {0: ["AH"], 1: ["2S"], 2: ["KH", "QS"]}, avoid_suits={1: "H"})
+    deal = build_deal("cutthroat", 2, {0: ["AH"], 1: ["2S"], 2: ["KH", "QS"]}, void={1: "H"})
     g = tapete.new_game("cutthroat", deal=deal, dealer=2, seed=0)
     bid_all(g, [5, 6, 4])
     return g
@@ -94,7 +94,7 @@ def test_leading_from_an_all_spade_hand_does_not_break_spades() -> None:
 
 
 def test_trick_winner_highest_spade_else_highest_of_led_suit() -> None:
-    deal = build_deal("cutthroat", 2, {0: ["5D"], 1: ["KC"], 2: ["9D"]}, avoid_suits={1: "D"})
+    deal = build_deal("cutthroat", 2, {0: ["5D"], 1: ["KC"], 2: ["9D"]}, void={1: "D"})
     g = tapete.new_game("cutthroat", deal=deal, dealer=2, seed=0)
     bid_all(g, [1, 1, 1])
     play(g, "5D", "KC", "9D")  # an off-suit king does not win
