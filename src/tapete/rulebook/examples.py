@@ -15,7 +15,7 @@ import tapete
 from tapete.cards import SPADES, Card
 from tapete.engine.runfast.actions import DECK as RUNFAST_DECK
 from tapete.engine.runfast.actions import action_of
-from tapete.engine.runfast.settlement import settle
+from tapete.engine.runfast.settlement import Settlement, settle
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_bid, score_hand
 
@@ -280,19 +280,6 @@ def bid_outcomes(rules: SpadesRules) -> list[BidOutcome]:
 
 
 # --- Run Fast ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SettlementExample:
-    winner: str
-    cards_left: tuple[int, ...]
-    spring: tuple[bool, ...]
-    card_points: tuple[int, ...]
-    two_of_spades: tuple[bool, ...]
-    bombs: tuple[int, ...]
-    payments: tuple[int, ...]
-    change: tuple[int, ...]
-    bomb_ranks: tuple[str, ...]
-
-
 SETTLEMENT_HANDS = (
     "9S 9H 9D 9C 4S 5H",
     "",
@@ -300,21 +287,10 @@ SETTLEMENT_HANDS = (
 )
 
 
-def settlement_example() -> SettlementExample:
+def settlement_example() -> Settlement:
     """The spec's example: B goes out; A (played, 6 cards, four 9s) and C (never played, 16 cards, 2♠)."""
     masks = [int(action_of(h.split())) for h in SETTLEMENT_HANDS]
-    s = settle(1, masks, [True, True, False])
-    return SettlementExample(
-        winner="B",
-        cards_left=s.cards_left,
-        spring=s.spring,
-        card_points=s.card_points,
-        two_of_spades=s.two_of_spades,
-        bombs=s.bombs,
-        payments=s.payments,
-        change=s.change,
-        bomb_ranks=("9",),
-    )
+    return settle(1, masks, [True, True, False])
 
 
 @dataclass(frozen=True)
