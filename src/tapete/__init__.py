@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tapete.cards import Card, CardSet
+from tapete.engine.base import Game
 from tapete.errors import BadRecord, IllegalAction, ProfileError, TapeteError
+from tapete.families import family_of
 from tapete.profiles import load_profile, profile_info, profile_names
 
 __version__ = "0.1.0"
@@ -25,6 +27,7 @@ __all__ = [
     "BadRecord",
     "Card",
     "CardSet",
+    "Game",
     "IllegalAction",
     "ProfileError",
     "TapeteError",
@@ -45,7 +48,7 @@ def new_game(
     options: Mapping[str, object] | None = None,
     deals: Sequence[Sequence[Sequence[object]] | None] | None = None,
     draw: Sequence[object] | None = None,
-) -> Any:
+) -> Game:
     """A new game of ``profile``.
 
     ``deal`` fixes the first hand's cards (``deals`` several hands' cards) and
@@ -66,8 +69,8 @@ def game_from_rules(
     dealer: int | None = None,
     deals: Sequence[Sequence[Sequence[object]] | None] | None = None,
     draw: Sequence[object] | None = None,
-) -> Any:
-    """A new game from already loaded rules (the engine class is chosen by family)."""
+) -> Game:
+    """A new game from already loaded rules (the family registry picks the engine)."""
     if deal is not None and deals is not None:
         raise ValueError("give either deal or deals, not both")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -77,13 +80,4 @@ def game_from_rules(
     all_deals = [deal] if deal is not None else list(deals or [])
     if any(d is not None and not isinstance(d, (list, tuple)) for d in all_deals):
         raise BadRecord("each deal must be a list of the seats' cards")
-    from tapete.engine.spades.game import SpadesGame
-    from tapete.engine.spades.rules import SpadesRules
-
-    if isinstance(rules, SpadesRules):
-        return SpadesGame(rules, seed=seed, deals=all_deals, dealer=dealer, draw=draw)
-    from tapete.engine.runfast.game import RunFastGame
-
-    if dealer is not None or draw is not None or len(all_deals) > 1:
-        raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
-    return RunFastGame(rules, seed=seed, deal=all_deals[0] if all_deals else None)
+    return family_of(rules).new_game(rules, seed=seed, deals=all_deals, dealer=dealer, draw=draw)

@@ -5,6 +5,7 @@ Codes are identifiers that never change (``spec/records.md``); messages are for 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 ACTION_CODES: Final = frozenset(
@@ -15,7 +16,7 @@ ACTION_CODES: Final = frozenset(
         "spades_not_broken",
         "bid_out_of_range",
         "bid_not_allowed",
-        "must_include_3h",
+        "must_include_first_card",
         "not_a_combination",
         "does_not_beat",
         "must_beat",
@@ -27,18 +28,32 @@ ACTION_CODES: Final = frozenset(
 )
 
 
+CODE_ALIASES: Final = {"must_include_3h": "must_include_first_card"}
+"""Codes earlier versions used, and the code that replaced each (readers accept both)."""
+
+
+def canonical_code(code: str) -> str:
+    """The current code for ``code`` (an old alias is mapped to its replacement)."""
+    return CODE_ALIASES.get(code, code)
+
+
 class TapeteError(Exception):
     """Base of every error tapete raises on purpose."""
 
     code: str = "error"
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: dict[str, str] = dict(params or {})
+        """Values a translated message fills in (``{"card": "3S"}``), as plain strings."""
 
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

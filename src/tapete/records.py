@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapete.engine.base import JSON
+from tapete.engine.base import JSON, Game
 from tapete.errors import BadRecord, IllegalAction, ProfileError
+from tapete.families import Family, family
 from tapete.profiles import load_profile, profile_info
 
 FORMAT = "tapete-record/1"
@@ -40,7 +41,7 @@ class Record:
     """A record that is readable as a whole; its actions are not checked yet."""
 
     profile: str
-    family: str
+    family: Family
     options: dict[str, Any]
     players: list[str] | None
     seed: int | None
@@ -55,7 +56,7 @@ class ReplayResult:
 
     report: dict[str, JSON]
     exit_status: int
-    game: Any = None
+    game: Game | None = None
 
 
 def _require(cond: bool, message: str) -> None:
@@ -85,6 +86,8 @@ def read_record(obj: Any) -> Record:
         rules = load_profile(name, options)
     except ProfileError as exc:
         raise BadRecord(exc.message) from exc
+    fam = family(info.family)
+    layout = fam.records
     players = obj.get("players")
     _require(
         players is None or (isinstance(players, list) and all(isinstance(p, str) for p in players)),
@@ -95,8 +98,8 @@ def read_record(obj: Any) -> Record:
     _require(seed is None or (isinstance(seed, int) and not isinstance(seed, bool)), "'seed' must be an integer")
     raw_hands = obj.get("hands", [])
     _require(isinstance(raw_hands, list), "'hands' must be a list")
-    if info.family == "runfast":
-        _require(len(raw_hands) <= 1, "a runfast record has one deal")
+    if not layout.many_hands:
+        _require(len(raw_hands) <= 1, f"a {fam.name} record has one deal")
     hands: list[RecordHand] = []
     draw = None
     for h, raw in enumerate(raw_hands):
@@ -108,8 +111,8 @@ def read_record(obj: Any) -> Record:
             draw = actions[0]["draw"]
             actions = actions[1:]
         dealer = raw.get("dealer")
-        if info.family == "runfast":
-            _require(dealer is None, "a runfast record has no dealer")
+        if not layout.dealer:
+            _require(dealer is None, f"a {fam.name} record has no dealer")
         else:
             _require(
                 dealer is None
@@ -120,11 +123,11 @@ def read_record(obj: Any) -> Record:
         _require(cards is None or isinstance(cards, list), f"hand {h}: 'cards' must be a list per seat")
         _require(cards is not None or seed is not None, f"hand {h} has no cards and the record has no seed")
         hands.append(RecordHand(dealer, cards, list(actions)))
-    if info.family != "runfast":
+    if layout.dealer:
         _check_dealers(rules, hands)
     record = Record(
         profile=name,
-        family=info.family,
+        family=fam,
         options=dict(options),
         players=players,
         seed=seed,
@@ -133,15 +136,13 @@ def read_record(obj: Any) -> Record:
         rules=rules,
     )
     game = new_record_game(record)  # checks the first deal and the draw
-    if info.family != "runfast":
-        from tapete.engine.spades.game import check_deal
-
-        for h, hand in enumerate(hands):
-            if hand.cards is not None:
-                try:
-                    check_deal(rules, hand.cards, (game.dealer + h) % rules.players)
-                except BadRecord as exc:
-                    raise BadRecord(f"hand {h}: {exc.message}") from exc
+    first_dealer = int(getattr(game, "dealer", 0))
+    for h, hand in enumerate(hands):
+        if hand.cards is not None:
+            try:
+                layout.check_deal(rules, hand.cards, (first_dealer + h) % rules.players)
+            except BadRecord as exc:
+                raise BadRecord(f"hand {h}: {exc.message}" if layout.many_hands else exc.message) from exc
     return record
 
 
@@ -161,14 +162,12 @@ def _check_dealers(rules: Any, hands: Sequence[RecordHand]) -> None:
             raise BadRecord(f"hand {h}: the dealer rotates one seat to the left each hand, so it is seat {expected}")
 
 
-def new_record_game(record: Record) -> Any:
+def new_record_game(record: Record) -> Game:
     """The game at the start of the record (deals, first dealer and draw applied)."""
     from tapete import game_from_rules
 
     seed = record.seed if record.seed is not None else 0
     deals = [hand.cards for hand in record.hands]
-    if record.family == "runfast":
-        return game_from_rules(record.rules, seed=seed, deal=deals[0] if deals else None)
     dealer = None
     for h, hand in enumerate(record.hands):
         if hand.dealer is not None:
@@ -177,7 +176,7 @@ def new_record_game(record: Record) -> Any:
     return game_from_rules(record.rules, seed=seed, deals=deals, dealer=dealer, draw=record.draw)
 
 
-def _hand_index(game: Any) -> int:
+def _hand_index(game: Game) -> int:
     return int(getattr(game, "hand_number", 0))
 
 
@@ -191,7 +190,7 @@ def _error(hand: int | None, action: int | None, seat: Any, exc: IllegalAction |
     }
 
 
-def report_of(game: Any, profile: str, error: dict[str, JSON] | None) -> dict[str, JSON]:
+def report_of(game: Game, profile: str, error: dict[str, JSON] | None) -> dict[str, JSON]:
     """The replay report of ``game`` as it stands (``spec/records.md``)."""
     summary = game.replay_summary()
     report: dict[str, JSON] = {"profile": profile, **summary}

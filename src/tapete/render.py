@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import tapete
 from tapete.cards import Card
+from tapete.errors import ProfileError
+from tapete.families import family
+from tapete.families.registry import HandText
 
 
 def _sym(name: str) -> str:
@@ -46,18 +50,16 @@ def replay_report_text(report: dict[str, Any], players: Sequence[str] | None = N
         lines.append("seating draw: " + " ".join(f"seat {i} {_sym(c)}" for i, c in enumerate(report["draw"])))
     err = report.get("error")
     hands = report.get("hands") or []
+    hand_text = _hand_text(report)
     for h, hand in enumerate(hands):
         lines.append("")
-        if "plays" in hand:
-            lines += _runfast_hand(hand)
-        else:
-            lines += _spades_hand(h, hand, report)
+        lines += hand_text(h, hand, report)
     lines.append("")
     if report.get("tokens") is not None:
         lines.append("tokens: " + "  ".join(f"{i}:{t}" for i, t in enumerate(report["tokens"])))
     if report.get("finished"):
         lines.append(
-            f"finished — winner: {'team' if report.get('profile') == 'spades' else 'seat'} {report.get('winner')}"
+            f"finished — winner: {'team' if report.get('partnership') else 'seat'} {report.get('winner')}"
         )
     elif report.get("to_act") is not None:
         legal = ", ".join(_action_text(a) for a in report.get("legal_actions", []))
@@ -68,7 +70,19 @@ def replay_report_text(report: dict[str, Any], players: Sequence[str] | None = N
     return "\n".join(lines)
 
 
-def _spades_hand(h: int, hand: dict[str, Any], report: dict[str, Any]) -> list[str]:
+def _hand_text(report: Mapping[str, Any]) -> HandText:
+    """The text renderer of the report's family (a report without a known profile prints none)."""
+    try:
+        fam = family(tapete.profile_info(report.get("profile")).family)
+    except ProfileError:
+        return lambda h, hand, report: []
+    if fam.load_hand_text is None:
+        return lambda h, hand, report: [f"hand {h + 1}"]
+    return fam.load_hand_text()
+
+
+def spades_hand(h: int, hand: Mapping[str, Any], report: Mapping[str, Any]) -> list[str]:
+    """One Spades-family hand of a replay report: bids, tricks won, points, every trick."""
     bids = hand["bids"]
     won = hand["tricks_won"]
     lines = [f"hand {h + 1} (game {hand.get('game', 0) + 1}) — dealer seat {hand['dealer']}"]
@@ -105,7 +119,8 @@ def _spades_hand(h: int, hand: dict[str, Any], report: dict[str, Any]) -> list[s
     return lines
 
 
-def _runfast_hand(hand: dict[str, Any]) -> list[str]:
+def runfast_hand(h: int, hand: Mapping[str, Any], report: Mapping[str, Any]) -> list[str]:
+    """The Run Fast deal of a replay report: every play, the cards left and the settlement."""
     lines = ["deal"]
     for k, play in enumerate(hand["plays"], 1):
         what = "pass" if play.get("pass") else " ".join(_sym(c) for c in play["cards"])

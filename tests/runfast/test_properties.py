@@ -179,7 +179,7 @@ def test_illegal_actions_are_refused_and_change_nothing(seed: int, choices: int,
         h.apply(RunFastAction(mask))
     except IllegalAction as exc:
         assert mask not in legal
-        assert exc.code in {"not_a_combination", "does_not_beat", "must_include_3h", "must_beat",
+        assert exc.code in {"not_a_combination", "does_not_beat", "must_include_first_card", "must_beat",
                             "cannot_pass_as_leader"}
         assert h.record() == before
     else:

@@ -83,7 +83,7 @@ def test_bad_deals_are_bad_records(deal: object, message: str, game: Game) -> No
 def test_first_play_must_contain_3h(game: Game) -> None:
     g = game("3H 4S")
     assert g.to_act == 0
-    message = refused(g, {"seat": 0, "play": ["4S"]}, "must_include_3h")
+    message = refused(g, {"seat": 0, "play": ["4S"]}, "must_include_first_card")
     assert message == "the first play must contain 3♥"
     assert all(a >> 27 & 1 for a in g.legal_actions())
     play(g, 0, "3H")
@@ -93,7 +93,7 @@ def test_first_play_must_contain_3h(game: Game) -> None:
 def test_first_lead_3s_option(game: Game) -> None:
     g = game("3H 4S", "3S 5S", first_lead="3S")
     assert g.to_act == 1
-    message = refused(g, {"seat": 1, "play": ["5S"]}, "must_include_3h")
+    message = refused(g, {"seat": 1, "play": ["5S"]}, "must_include_first_card")
     assert message == "the first play must contain 3♠"
     assert all("3S" in a.names() for a in g.legal_actions())
     play(g, 1, "3S")

@@ -2,20 +2,16 @@
 
 A bot sees one seat's observation (the same object a person's browser gets), never a
 game state, and answers with one of ``observation["legal_actions"]``. Levels: ``easy``,
-``normal``, ``hard`` and the search baseline ``ismcts``. Each game family registers its
-bots with ``register_family``; the Spades family is registered here.
+``normal``, ``hard`` and the search baseline ``ismcts``. Each game family names its bot
+factory in its registry entry (``tapete.families``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tapete.bots.base import LEVELS, Bot, Observation, TableBot, register_family
-from tapete.bots.runfast import make_runfast_bot
-from tapete.bots.spades import make_spades_bot, sample_deal
-
-register_family("spades", make_spades_bot)
-register_family("runfast", make_runfast_bot)
+from tapete.bots.base import LEVELS, Bot, Observation, TableBot
+from tapete.bots.spades import sample_deal
 
 
 def make_bot(level: str, seed: int = 0, **params: Any) -> TableBot:
@@ -27,4 +23,4 @@ def make_bot(level: str, seed: int = 0, **params: Any) -> TableBot:
     return TableBot(level, seed, params)
 
 
-__all__ = ["LEVELS", "Bot", "Observation", "make_bot", "register_family", "sample_deal"]
+__all__ = ["LEVELS", "Bot", "Observation", "make_bot", "sample_deal"]

@@ -1,9 +1,13 @@
-"""The bot interface and the registry of each game family's bots."""
+"""The bot interface: one object per level that plays any registered family."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
+
+from tapete.errors import ProfileError
+from tapete.families import BotFactory, family
+from tapete.families.registry import Bot
 
 Observation = Mapping[str, Any]
 """A seat's observation, as ``game.observation(seat)`` returns it."""
@@ -11,27 +15,12 @@ Observation = Mapping[str, Any]
 LEVELS = ("easy", "normal", "hard", "ismcts")
 
 
-class Bot(Protocol):
-    """A computer player: one seat's observation in, one of its legal actions out."""
-
-    def act(self, observation: Observation) -> dict[str, Any]: ...
-
-
-BotFactory = Callable[[str, int, Mapping[str, Any]], Bot]
-"""``factory(level, seed, params)`` builds one family's bot of a level."""
-
-_FAMILIES: dict[str, BotFactory] = {}
-
-
-def register_family(game: str, factory: BotFactory) -> None:
-    """Register the bots of a game family (``observation["game"]`` names the family)."""
-    _FAMILIES[game] = factory
-
-
 def family_factory(game: str) -> BotFactory:
-    if game not in _FAMILIES:
-        raise ValueError(f"no computer players for the game {game!r} yet (families: {', '.join(sorted(_FAMILIES))})")
-    return _FAMILIES[game]
+    """The bot factory of the family ``observation["game"]`` names (from the family registry)."""
+    try:
+        return family(game).bots()
+    except ProfileError as exc:
+        raise ValueError(exc.message) from None
 
 
 class TableBot:

@@ -15,21 +15,16 @@ tapete.errors.ProfileError: bad_option: option 'target' must be an integer ≥ 1
 
 from __future__ import annotations
 
-import importlib
 import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Final
+from typing import Any
 
 from tapete.errors import ProfileError
-
-FAMILIES: Final = {
-    "spades": "tapete.engine.spades.rules:SpadesRules",
-    "runfast": "tapete.engine.runfast.rules:RunFastRules",
-}
+from tapete.families import families, family, on_change
 
 
 @dataclass(frozen=True)
@@ -49,8 +44,24 @@ def _data_files() -> dict[str, str]:
 
 
 @cache
-def _raw_profiles() -> dict[str, dict[str, Any]]:
+def _shipped_profiles() -> dict[str, dict[str, Any]]:
     return {name: tomllib.loads(text) for name, text in _data_files().items()}
+
+
+@cache
+def _raw_profiles() -> dict[str, dict[str, Any]]:
+    """The shipped profile files plus those a registered family brings."""
+    raw = dict(_shipped_profiles())
+    for fam in families():
+        for name, text in fam.profiles.items():
+            raw[name] = tomllib.loads(text)
+    return raw
+
+
+def forget_cached() -> None:
+    """Drop what was read from profiles (a family was registered or removed)."""
+    for fn in (_raw_profiles, profile_info, _load_profile_cached):
+        fn.cache_clear()
 
 
 def profile_names() -> list[str]:
@@ -67,26 +78,23 @@ def profile_info(name: str) -> ProfileInfo:
     data = raw[name]
     parent = data.get("extends")
     options: dict[str, Any] = {}
-    family = data.get("family")
+    family_name = data.get("family")
     if parent is not None:
         base = profile_info(parent)
         options.update(base.options)
-        family = family or base.family
+        family_name = family_name or base.family
     options.update(data.get("options", {}))
-    if family not in FAMILIES:
-        raise ProfileError(f"profile {name!r} names an unknown family {family!r}", "bad_profile")
+    try:
+        fam = family(family_name)
+    except ProfileError:
+        raise ProfileError(f"profile {name!r} names an unknown family {family_name!r}", "bad_profile") from None
     return ProfileInfo(
         name=name,
-        family=family,
+        family=fam.name,
         title=data.get("title", name),
         description=data.get("description", ""),
         options=options,
     )
-
-
-def rules_class(family: str) -> Any:
-    module, _, attr = FAMILIES[family].partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def load_profile(name: str, options: Mapping[str, object] | None = None) -> Any:
@@ -114,4 +122,7 @@ def _load_profile_cached(name: str, options_json: str) -> Any:
 
 def _load_profile(name: str, options: Mapping[str, object]) -> Any:
     info = profile_info(name)
-    return rules_class(info.family).from_options(info.options, profile=name, overrides=options)
+    return family(info.family).rules_class.from_options(info.options, profile=name, overrides=options)
+
+
+on_change(forget_cached)

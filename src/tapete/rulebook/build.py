@@ -24,6 +24,7 @@ from tapete.engine.runfast.settlement import (
 )
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import score_bid
+from tapete.families import family
 from tapete.i18n import Translator, translator
 from tapete.rulebook import examples as ex
 from tapete.rulebook.model import (
@@ -259,10 +260,10 @@ def build_page(profile: str, lang: str = "en", options: Mapping[str, object] | N
     info = tapete.profile_info(profile)
     rules = tapete.load_profile(profile, options)
     w = Writer(t or translator(lang))
-    if info.family == "runfast":
-        sections, faq = runfast_sections(w, rules), runfast_faq(w)
-    else:
-        sections, faq = spades_sections(w, rules), spades_faq(w, rules)
+    fam = family(info.family)
+    if fam.load_rulebook is None:
+        raise ValueError(f"the {fam.name} family has no rules pages")
+    sections, faq = fam.load_rulebook()(w, rules)
     return Page(
         profile=profile,
         lang=w.t.lang,
@@ -277,6 +278,16 @@ def build_page(profile: str, lang: str = "en", options: Mapping[str, object] | N
 
 
 SectionSpec = tuple[str, str, list[Block]]
+
+
+def spades_page(w: Writer, r: SpadesRules) -> tuple[list[SectionSpec], list[Question]]:
+    """The sections and FAQ of a Spades-family page (registered in ``tapete.families.spades``)."""
+    return spades_sections(w, r), spades_faq(w, r)
+
+
+def runfast_page(w: Writer, r: Any) -> tuple[list[SectionSpec], list[Question]]:
+    """The sections and FAQ of a Run Fast page (registered in ``tapete.families.runfast``)."""
+    return runfast_sections(w, r), runfast_faq(w)
 
 
 # --- Spades family ---------------------------------------------------------------------------

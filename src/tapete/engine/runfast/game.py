@@ -238,7 +238,9 @@ class RunFastGame:
         if opening:
             if not action >> self.first_card & 1:
                 raise IllegalAction(
-                    "must_include_3h", f"the first play must contain {card_symbol(self.first_card)}"
+                    "must_include_first_card",
+                    f"the first play must contain {card_symbol(self.first_card)}",
+                    {"card": card_name(self.first_card)},
                 )
             if key == FOUR_THREES:
                 key = CELESTIAL

@@ -907,6 +907,7 @@ class SpadesGame:
             "winner": self.winner_,
         }
         out["tokens"] = list(self.tokens_)
+        out["partnership"] = self.rules.partnership
         if self.draw is not None:
             out["draw"] = [card_name(c) for c in self.draw]
         return out

@@ -1,0 +1,99 @@
+"""Run Fast (Pao De Kuai) as registered."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tapete.engine.base import Game
+from tapete.engine.runfast.game import RunFastGame, check_deal
+from tapete.engine.runfast.rules import RunFastRules
+from tapete.errors import BadRecord
+from tapete.families.registry import BotFactory, Family, HandText, HintReason, RecordRules, register
+
+
+def _new_game(
+    rules: Any,
+    *,
+    seed: int,
+    deals: Sequence[Sequence[Sequence[object]] | None],
+    dealer: int | None,
+    draw: Sequence[object] | None,
+) -> Game:
+    if dealer is not None or draw is not None or len(deals) > 1:
+        raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
+    return RunFastGame(rules, seed=seed, deal=deals[0] if deals else None)
+
+
+def _check_deal(rules: Any, cards: Sequence[Sequence[object]], dealer: int) -> object:
+    return check_deal(cards)
+
+
+def _bots() -> BotFactory:
+    from tapete.bots.runfast import make_runfast_bot
+
+    return make_runfast_bot
+
+
+def _hint() -> HintReason:
+    from tapete.server.hints import runfast_reason
+
+    return runfast_reason
+
+
+def _encoder() -> Any:
+    from tapete.env.encoding import RunFastEncoder
+
+    return RunFastEncoder
+
+
+def _rulebook() -> Any:
+    from tapete.rulebook.build import runfast_page
+
+    return runfast_page
+
+
+def _hand_text() -> HandText:
+    from tapete.render import runfast_hand
+
+    return runfast_hand
+
+
+RUNFAST = register(
+    Family(
+        name="runfast",
+        title="Run Fast",
+        rules_class=RunFastRules,
+        game_class=RunFastGame,
+        new_game=_new_game,
+        records=RecordRules(many_hands=False, dealer=False, check_deal=_check_deal),
+        public_fields=(
+            "game",
+            "profile",
+            "options",
+            "rules",
+            "players",
+            "phase",
+            "to_act",
+            "first_leader",
+            "hand_sizes",
+            "has_played",
+            "plays",
+            "current",
+            "passed",
+            "pending_bomb",
+            "bomb_bonuses",
+            "bonus",
+            "scores",
+            "settlement",
+            "winner",
+        ),
+        renderer="runfast",
+        load_bots=_bots,
+        load_hint=_hint,
+        load_encoder=_encoder,
+        load_rulebook=_rulebook,
+        load_hand_text=_hand_text,
+        bot_levels=("easy", "normal", "hard", "ismcts"),
+    )
+)
