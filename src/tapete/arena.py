@@ -20,6 +20,7 @@ from typing import Any
 
 import tapete
 from tapete.bots import LEVELS, make_bot
+from tapete.families import family
 
 MAX_HANDS_PER_GAME = 400
 Z95 = 1.959964
@@ -57,36 +58,28 @@ def play_deal(match: Match, deal: int) -> dict[str, list[float]]:
     params = {name: dict(p) for name, p in match.params}
     out: dict[str, list[float]] = {}
     game_seed = match.seed * 1_000_003 + deal
+    fam = family(tapete.profile_info(match.profile).family)
+    rules = tapete.load_profile(match.profile)
     for r, lineup in enumerate(match.lineups):
         g = tapete.new_game(match.profile, seed=game_seed)
         bots = [
             make_bot(level, seed=(game_seed * 31 + r) * 17 + s, **params.get(level, {}))
             for s, level in enumerate(lineup)
         ]
-        rules = g.rules
-        if not hasattr(g, "logs"):  # one deal is one game (run fast): each seat's settlement
-            while not g.is_over():
-                seat = g.to_act
-                g.apply(bots[seat].act(g.observation(seat)))
-            for s, level in enumerate(lineup):
-                out.setdefault(level, []).append(float(g.scores()[s]))
-                if match.games:
-                    out.setdefault(f"{level}:wins", []).append(1.0 if g.winner() == s else 0.0)
-            continue
         while not g.is_over():
-            if not match.games and g.logs[0].result is not None:
-                break
-            if match.games and len(g.logs) > MAX_HANDS_PER_GAME:
+            done = len(fam.hand_changes(g))
+            if (not match.games and done >= 1) or (match.games and done > MAX_HANDS_PER_GAME):
                 break
             seat = g.to_act
+            assert seat is not None
             g.apply(bots[seat].act(g.observation(seat)))
-        logs = [log for log in g.logs if log.result is not None]
+        changes = fam.hand_changes(g)
         if not match.games:
-            logs = logs[:1]
+            changes = changes[:1]
         for s, level in enumerate(lineup):
-            side = rules.side_of(s)
-            total = sum(log.result.change[side] for log in logs)
-            out.setdefault(level, []).append(total / max(1, len(logs)))
+            side = fam.side_of(rules, s)
+            total = sum(change[side] for change in changes)
+            out.setdefault(level, []).append(total / max(1, len(changes)))
             if match.games:
                 out.setdefault(f"{level}:wins", []).append(1.0 if g.winner() == side else 0.0)
     return out
@@ -141,8 +134,6 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals (or games) and summarize them."""
     rules = tapete.load_profile(profile)
-    if tapete.profile_info(profile).family not in ("spades", "runfast"):
-        raise ValueError(f"no computer players for the {tapete.profile_info(profile).family} family yet")
     lineup = seat_lineup(levels, rules.players)
     match = Match(
         profile=profile,
@@ -269,8 +260,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.profile not in tapete.profile_names():
         print(f"tapete arena: no profile {args.profile!r} (see 'tapete profiles')", file=sys.stderr)
         return 2
-    if tapete.profile_info(args.profile).family not in ("spades", "runfast"):
-        print(f"tapete arena: no computer players for {args.profile!r} yet", file=sys.stderr)
+    offered = family(tapete.profile_info(args.profile).family).bot_levels
+    if any(x not in offered for x in levels):
+        print(f"tapete arena: {args.profile!r} has bots of the levels {', '.join(offered)}", file=sys.stderr)
         return 2
     deals = args.games if args.games else args.hands
     summary = run_arena(

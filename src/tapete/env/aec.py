@@ -18,19 +18,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import tapete
-from tapete.env.encoding import RunFastEncoder, SpadesEncoder, encoder_for, mask_of
+from tapete.engine.base import Game
+from tapete.env.encoding import Encoder, encoder_for, mask_of
+from tapete.families import family_of
 
 
-def finished_hand_changes(game: Any) -> list[tuple[int, ...]]:
+def finished_hand_changes(game: Game) -> list[tuple[int, ...]]:
     """The score change of every finished hand so far, per scoring side."""
-    logs = getattr(game, "logs", None)
-    if logs is not None:
-        return [tuple(log.result.change) for log in logs if log.result is not None]
-    return [tuple(game.scores())] if game.is_over() else []
+    return family_of(game).hand_changes(game)
 
 
 def side_of(rules: Any, seat: int) -> int:
-    return seat % 2 if getattr(rules, "partnership", False) else seat
+    """The scoring side of ``seat`` (its team in partnership games)."""
+    return family_of(rules).side_of(rules, seat)
 
 
 class TapeteAEC(AECEnv):  # type: ignore[misc]
@@ -50,7 +50,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         self.profile = profile
         self.options = dict(options or {})
         self.rules = tapete.load_profile(profile, self.options)
-        self.encoder: SpadesEncoder | RunFastEncoder = encoder_for(self.rules)
+        self.encoder: Encoder = encoder_for(self.rules)
         self.max_hands = max_hands
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")

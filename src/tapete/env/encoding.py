@@ -18,7 +18,7 @@ every legal play already contains 3♥, or the card the profile names).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from tapete.engine.runfast.combos import (
     ordinary_key,
 )
 from tapete.engine.spades.rules import SPECIAL_BIDS, SpadesRules
+from tapete.families import family_of
 
 Record = Mapping[str, Any]
 BID_FEATURES = 8  # made, value, nil, then one flag per special bid
@@ -160,7 +161,7 @@ RUNFAST_DECK = [str(Card(c)) for c in range(52) if str(Card(c)) not in ("AH", "2
 class RunFastEncoder:
     """Catalogue and vector layout for Run Fast."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Any = None) -> None:
         self.n = 3
         self.keys = runfast_catalogue()
         self.key_index = {k: i for i, k in enumerate(self.keys)}
@@ -232,11 +233,25 @@ class RunFastEncoder:
         return v
 
 
-def encoder_for(rules: Any) -> SpadesEncoder | RunFastEncoder:
-    return SpadesEncoder(rules) if isinstance(rules, SpadesRules) else RunFastEncoder()
+class Encoder(Protocol):
+    """What the environments need of a family's encoder (registered as ``Family.load_encoder``)."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    def describe_action(self, index: int) -> str: ...
+    def legal(self, observation: Record) -> dict[int, dict[str, object]]: ...
+    def encode(self, observation: Record) -> np.ndarray: ...
 
 
-def mask_of(encoder: SpadesEncoder | RunFastEncoder, legal: Sequence[int] | Mapping[int, object]) -> np.ndarray:
+def encoder_for(rules: Any) -> Encoder:
+    """The encoder of the rules' family (from the family registry)."""
+    encoder: Encoder = family_of(rules).encoder(rules)
+    return encoder
+
+
+def mask_of(encoder: Encoder, legal: Sequence[int] | Mapping[int, object]) -> np.ndarray:
     mask = np.zeros(encoder.num_actions, dtype=np.int8)
     for i in legal:
         mask[i] = 1

@@ -17,7 +17,7 @@ import numpy as np
 
 import tapete
 from tapete.env.aec import finished_hand_changes, side_of
-from tapete.env.encoding import RunFastEncoder, SpadesEncoder, encoder_for, mask_of
+from tapete.env.encoding import Encoder, encoder_for, mask_of
 
 
 class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
@@ -44,7 +44,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self.max_hands = max_hands
         self.illegal_action_penalty = illegal_action_penalty
         self.render_mode = render_mode
-        self.encoder: SpadesEncoder | RunFastEncoder = encoder_for(self.rules)
+        self.encoder: Encoder = encoder_for(self.rules)
         self.observation_space = gym.spaces.Dict(  # type: ignore[assignment]
             {
                 "observation": gym.spaces.Box(-10.0, 10.0, shape=(self.encoder.size,), dtype=np.float32),

@@ -11,6 +11,8 @@ A new family describes itself in a module of its own (a ``Family`` value passed 
 
 from __future__ import annotations
 
+from tapete.families import runfast as _runfast  # noqa: F401  (registers Run Fast)
+from tapete.families import spades as _spades  # noqa: F401  (registers the Spades family)
 from tapete.families.registry import (
     BotFactory,
     Family,
@@ -24,8 +26,6 @@ from tapete.families.registry import (
     register,
     unregister,
 )
-from tapete.families import runfast as _runfast  # noqa: E402,F401  (registers Run Fast)
-from tapete.families import spades as _spades  # noqa: E402,F401  (registers the Spades family)
 
 __all__ = [
     "BotFactory",

@@ -115,6 +115,10 @@ class Family:
     load_hand_text: Callable[[], HandText] | None = None
     hand_results: bool = False
     """A hand ends with a result of its own (``hand_over`` messages, per-hand rewards)."""
+    hand_changes: Callable[[Any], list[tuple[int, ...]]] = lambda game: [tuple(game.scores())] if game.is_over() else []
+    """The score change of every finished hand so far, per scoring side (one deal: the final scores)."""
+    side_of: Callable[[Any, int], int] = lambda rules, seat: seat
+    """The scoring side of a seat under ``rules`` (a team in partnership games)."""
     profiles: Mapping[str, str] = field(default_factory=dict)
     """Profile files (TOML text by name) the family brings besides the shipped ones."""
     bot_levels: tuple[str, ...] = ("easy", "normal", "hard")

@@ -38,7 +38,8 @@ def _bots() -> BotFactory:
 def _hint() -> HintReason:
     from tapete.server.hints import runfast_reason
 
-    return runfast_reason
+    reason: HintReason = runfast_reason
+    return reason
 
 
 def _encoder() -> Any:

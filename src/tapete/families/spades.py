@@ -22,6 +22,14 @@ def _new_game(
     return SpadesGame(rules, seed=seed, deals=deals, dealer=dealer, draw=draw)
 
 
+def _hand_changes(game: Any) -> list[tuple[int, ...]]:
+    return [tuple(log.result.change) for log in game.logs if log.result is not None]
+
+
+def _side_of(rules: Any, seat: int) -> int:
+    return int(rules.side_of(seat))
+
+
 def _bots() -> BotFactory:
     from tapete.bots.spades import make_spades_bot
 
@@ -31,7 +39,8 @@ def _bots() -> BotFactory:
 def _hint() -> HintReason:
     from tapete.server.hints import spades_reason
 
-    return spades_reason
+    reason: HintReason = spades_reason
+    return reason
 
 
 def _encoder() -> Any:
@@ -95,6 +104,8 @@ SPADES = register(
         load_rulebook=_rulebook,
         load_hand_text=_hand_text,
         hand_results=True,
+        hand_changes=_hand_changes,
+        side_of=_side_of,
         bot_levels=("easy", "normal", "hard", "ismcts"),
     )
 )

@@ -78,14 +78,14 @@ def profile_info(name: str) -> ProfileInfo:
     data = raw[name]
     parent = data.get("extends")
     options: dict[str, Any] = {}
-    family_name = data.get("family")
+    family_name: str | None = data.get("family")
     if parent is not None:
         base = profile_info(parent)
         options.update(base.options)
         family_name = family_name or base.family
     options.update(data.get("options", {}))
     try:
-        fam = family(family_name)
+        fam = family(str(family_name))
     except ProfileError:
         raise ProfileError(f"profile {name!r} names an unknown family {family_name!r}", "bad_profile") from None
     return ProfileInfo(
