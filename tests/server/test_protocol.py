@@ -9,9 +9,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tapete.errors import ACTION_CODES
 from tapete.records import replay
-from tapete.server.messages import _TEXTS, CODES, LANGUAGES, explain
+from tapete.server.messages import explain
 from tests.server.helpers import Player, create_table, make_app, play_hand_as
 
 
@@ -275,13 +274,6 @@ def test_lobby_page_and_table_listing(sqlite_url: str) -> None:
         listed = {x["id"]: x for x in c.get("/api/tables").json()}
         assert listed[t["table"]]["name"] == "Friday"
         assert "token" not in json.dumps(listed[t["table"]])
-
-
-def test_every_code_is_explained_in_every_language() -> None:
-    for code in set(ACTION_CODES) | set(CODES):
-        for lang in LANGUAGES:
-            assert code in _TEXTS and _TEXTS[code][lang], (code, lang)
-    assert explain("must_follow_suit", "ru-RU") == _TEXTS["must_follow_suit"]["ru"]
 
 
 def test_serve_subcommand_is_registered() -> None:

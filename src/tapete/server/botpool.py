@@ -2,7 +2,7 @@
 
 A decision is a pure function of ``(level, seed, observation)``, so it runs in a worker
 process (``concurrent.futures.ProcessPoolExecutor``) and a slow bot never stalls the
-server.
+server. Which levels a table offers is its family's ``bot_levels`` (``tapete.families``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from tapete.bots import make_bot
-
-LEVELS = ("easy", "normal", "hard")
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:

@@ -14,10 +14,14 @@ returned as an English msgid that the caller translates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from tapete.families import family_of
+
 RANKS: Final = "23456789TJQKA"
+DEFAULT_REASON: Final = "The normal bot would play this."
+"""The reason given when nothing more specific applies (or the family has no hints)."""
 
 
 def _rank(card: str) -> int:
@@ -28,7 +32,7 @@ def _suit(card: str) -> str:
     return card[1] if len(card) == 2 and card[1] != "J" else "S"  # jokers count as spades
 
 
-def _played(obs: dict[str, Any]) -> set[str]:
+def _played(obs: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     for trick in obs.get("tricks") or []:
         out.update(trick.get("cards") or [])
@@ -37,7 +41,7 @@ def _played(obs: dict[str, Any]) -> set[str]:
     return out
 
 
-def _is_master(card: str, obs: dict[str, Any], hand: Sequence[str]) -> bool:
+def _is_master(card: str, obs: Mapping[str, Any], hand: Sequence[str]) -> bool:
     """No unseen card of ``card``'s suit ranks above it (jokers aside)."""
     if card[1:] == "J":
         return False
@@ -47,7 +51,8 @@ def _is_master(card: str, obs: dict[str, Any], hand: Sequence[str]) -> bool:
     return all(f"{r}{suit}" in gone or f"{r}{suit}" in removed for r in RANKS[_rank(card) + 1 :])
 
 
-def _spades_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
+def spades_reason(obs: Mapping[str, Any], action: Mapping[str, Any]) -> str:
+    """Why the normal bot's Spades-family move is a good one (an English msgid)."""
     hand: list[str] = list(obs.get("hand") or [])
     if "look" in action:
         return "Look at your cards before you bid."
@@ -60,7 +65,7 @@ def _spades_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
         return "Bid from your aces, kings and spades."
     card = action.get("play")
     if not isinstance(card, str):
-        return "The normal bot would play this."
+        return DEFAULT_REASON
     trick = obs.get("trick") or {}
     cards: list[str] = list(trick.get("cards") or [])
     if not cards:
@@ -83,12 +88,13 @@ def _spades_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
     return "Follow suit with your lowest card."
 
 
-def _runfast_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
+def runfast_reason(obs: Mapping[str, Any], action: Mapping[str, Any]) -> str:
+    """Why the normal bot's Run Fast move is a good one (an English msgid)."""
     if action.get("pass"):
         return "You cannot beat this play: pass."
     cards = action.get("play")
     if not isinstance(cards, list) or not cards:
-        return "The normal bot would play this."
+        return DEFAULT_REASON
     if len(cards) == 4 and len({c[0] for c in cards}) == 1:
         return "A bomb beats anything and earns a bonus."
     if len(cards) >= 2:
@@ -96,11 +102,10 @@ def _runfast_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
     return "Get rid of your lowest cards first."
 
 
-def hint_reason(obs: dict[str, Any], action: dict[str, Any]) -> str:
-    """An English msgid explaining ``action`` in ``obs`` (see :mod:`tapete.web.strings`)."""
-    if obs.get("game") == "runfast":
-        return _runfast_reason(obs, action)
-    return _spades_reason(obs, action)
+def hint_reason(obs: Mapping[str, Any], action: Mapping[str, Any]) -> str:
+    """An English msgid explaining ``action`` in ``obs`` (see :mod:`tapete.web.strings`), by its family's hint."""
+    reason = family_of(obs).hint()
+    return reason(obs, action) if reason is not None else DEFAULT_REASON
 
 
-__all__ = ["hint_reason"]
+__all__ = ["DEFAULT_REASON", "hint_reason", "runfast_reason", "spades_reason"]

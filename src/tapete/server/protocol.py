@@ -1,11 +1,14 @@
-"""Limits and schema checks for client messages (``docs/protocol.md``)."""
+"""Limits and schema checks for client messages (``docs/protocol.md``); refusals are ``ServerError``."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+from tapete.server.errors import ServerError
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted (a text frame, UTF-8)."""
@@ -13,15 +16,6 @@ MAX_BODY_BYTES: Final = 16384
 """Largest HTTP request body accepted."""
 CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping", "hint"})
 _ACTION_KEYS: Final = frozenset({"seat", "bid", "play", "look", "pass"})
-
-
-class ProtocolError(Exception):
-    """A message refused before it reaches a table; ``code`` is a server code."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
 
 
 def _is_int(v: object) -> bool:
@@ -33,70 +27,76 @@ def _short_str(v: object, n: int) -> bool:
 
 
 def parse_message(text: str) -> dict[str, Any]:
-    """Decode and check one client message; raises ``ProtocolError``."""
+    """Decode and check one client message; raises ``ServerError``."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise ServerError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         msg = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("bad_message", "the message is not JSON") from None
+        raise ServerError("bad_message", "the message is not JSON") from None
     if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message must be a JSON object")
+        raise ServerError("bad_message", "a message must be a JSON object")
     kind = msg.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string field 'type'")
+        raise ServerError("bad_message", "a message needs a string field 'type'")
     if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+        raise ServerError("unknown_type", f"unknown message type {kind[:40]!r}")
     ref = msg.get("id")
     if ref is not None and not (_is_int(ref) or _short_str(ref, 64)):
-        raise ProtocolError("bad_message", "'id' must be an integer or a short string")
-    if kind == "hello":
-        _check_hello(msg)
-    elif kind == "action":
-        _check_action_message(msg)
+        raise ServerError("bad_message", "'id' must be an integer or a short string")
+    check = _FIELD_CHECKS.get(kind)
+    if check is not None:
+        check(msg)
     return msg
 
 
 def _check_hello(msg: dict[str, Any]) -> None:
     if not _short_str(msg.get("table"), 64):
-        raise ProtocolError("bad_message", "hello needs 'table' (a table id)")
+        raise ServerError("bad_message", "hello needs 'table' (a table id)")
     token = msg.get("token")
     if token is not None and not _short_str(token, 128):
-        raise ProtocolError("bad_message", "'token' must be a string")
+        raise ServerError("bad_message", "'token' must be a string")
     lang = msg.get("lang")
     if lang is not None and not _short_str(lang, 16):
-        raise ProtocolError("bad_message", "'lang' must be a short string such as 'es'")
+        raise ServerError("bad_message", "'lang' must be a short string such as 'es'")
     if token is None and msg.get("spectate") is not True:
-        raise ProtocolError("bad_message", "hello needs a seat 'token', or 'spectate': true")
+        raise ServerError("bad_message", "hello needs a seat 'token', or 'spectate': true")
 
 
 def _check_action_message(msg: dict[str, Any]) -> None:
     version = msg.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise ProtocolError("bad_message", "an action needs 'version', the action count you saw")
+        raise ServerError("bad_message", "an action needs 'version', the action count you saw")
     action = msg.get("action")
     if not isinstance(action, dict):
-        raise ProtocolError("bad_message", "an action needs 'action', an object in record form")
+        raise ServerError("bad_message", "an action needs 'action', an object in record form")
     extra = set(action) - _ACTION_KEYS
     if extra:
-        raise ProtocolError("bad_message", f"unknown action fields: {sorted(extra)[:5]}")
+        raise ServerError("bad_message", f"unknown action fields: {sorted(extra)[:5]}")
     if not _is_int(action.get("seat")):
-        raise ProtocolError("bad_message", "an action needs 'seat', an integer")
+        raise ServerError("bad_message", "an action needs 'seat', an integer")
     kinds = [k for k in ("bid", "play", "look", "pass") if k in action]
     if len(kinds) != 1:
-        raise ProtocolError("bad_message", "an action has exactly one of 'bid', 'play', 'look', 'pass'")
+        raise ServerError("bad_message", "an action has exactly one of 'bid', 'play', 'look', 'pass'")
     value = action[kinds[0]]
     if kinds[0] == "bid":
         if not (_is_int(value) or _short_str(value, 4)):
-            raise ProtocolError("bad_message", "'bid' is an integer or a short string")
+            raise ServerError("bad_message", "'bid' is an integer or a short string")
     elif kinds[0] == "play":
         ok = _short_str(value, 4) or (
             isinstance(value, list) and 0 < len(value) <= 20 and all(_short_str(c, 4) for c in value)
         )
         if not ok:
-            raise ProtocolError("bad_message", "'play' is a card or a list of cards")
+            raise ServerError("bad_message", "'play' is a card or a list of cards")
     elif value is not True:
-        raise ProtocolError("bad_message", f"'{kinds[0]}' must be true")
+        raise ServerError("bad_message", f"'{kinds[0]}' must be true")
+
+
+_FIELD_CHECKS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
+    "hello": _check_hello,
+    "action": _check_action_message,
+}
+"""The fields each message type must have, beyond ``type`` and ``id``."""
 
 
 @dataclass

@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tapete.engine.base import JSON
-from tapete.errors import IllegalAction
+from tapete.errors import TapeteError
+from tapete.families import Family, family_of
 from tapete.server import botpool
 from tapete.server.db import SeatRow, TableRow
+from tapete.server.errors import ServerError
 from tapete.server.views import game_summary, hand_summary, spectator_view
 
 log = logging.getLogger("tapete.server")
@@ -95,15 +97,6 @@ class TableConfig:
     observer: Callable[[Table, int | None, str, Message], None] | None = None
 
 
-class TableError(Exception):
-    """A refusal with a code (server or engine) and an English detail."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(detail or code)
-        self.code = code
-        self.detail = detail
-
-
 def hand_index(game: Any) -> int:
     return max(0, int(getattr(game, "hand_number", 0)))
 
@@ -120,6 +113,7 @@ class Table:
         self.creator_hash = row.creator_hash
         self.created_at = row.created_at
         self.game = game
+        self.family: Family = family_of(game)
         self.version = len(row.events)
         self.seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.name, s.bot_override) for s in row.seats]
         self.spectators: set[Client] = set()
@@ -129,10 +123,6 @@ class Table:
         self.closed = False
 
     # --- facts ----------------------------------------------------------------------
-    @property
-    def family(self) -> str:
-        return "runfast" if type(self.game).__name__ == "RunFastGame" else "spades"
-
     def is_over(self) -> bool:
         return bool(self.game.is_over())
 
@@ -199,6 +189,7 @@ class Table:
             "profile": self.profile,
             "options": dict(self.options),
             "seats": [s.public() for s in self.seats],
+            "renderer": self.family.renderer,
         }
 
     def _view(self, seat: int | None, cache: dict[int | None, dict[str, JSON]] | None = None) -> dict[str, JSON]:
@@ -239,37 +230,35 @@ class Table:
 
     # --- the single writer ----------------------------------------------------------
     async def submit(self, seat: int, action: dict[str, Any], version: int, *, by_bot: bool = False) -> None:
-        """Apply one action for ``seat`` seen at ``version``; raises ``TableError``, changing nothing."""
+        """Apply one action for ``seat`` seen at ``version``; raises ``TapeteError``, changing nothing."""
         async with self.lock:
             game = self.game
             if self.closed:
-                raise TableError("no_table", "the table is closed")
+                raise ServerError("no_table", "the table is closed")
             if game.is_over():
-                raise TableError("game_over", "the game is over")
+                raise ServerError("game_over", "the game is over")
             if version != self.version:
-                raise TableError("stale_version", f"the table is at version {self.version}, not {version}")
+                raise ServerError("stale_version", f"the table is at version {self.version}, not {version}")
             if action.get("seat") != seat:
-                raise TableError("wrong_seat", f"you play seat {seat}")
+                raise ServerError("wrong_seat", f"you play seat {seat}")
             seat_state = self.seats[seat]
             if (seat_state.bot_level is not None) != by_bot:
-                raise TableError("seat_is_bot" if not by_bot else "not_seated", f"seat {seat} changed hands")
+                raise ServerError("seat_is_bot" if not by_bot else "not_seated", f"seat {seat} changed hands")
             if game.to_act != seat:
-                raise TableError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
+                raise ServerError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
             hand_before = hand_index(game)
-            try:
-                parsed = game.parse_action(action)
-                record_form = game.action_to_record(parsed, seat)
-                new = game.clone()
-                new.apply(parsed)
-            except IllegalAction as exc:
-                raise TableError(exc.code, exc.message) from None
+            # the rules' refusal (an ``IllegalAction``, with its params) goes to the client as it is
+            parsed = game.parse_action(action)
+            record_form = game.action_to_record(parsed, seat)
+            new = game.clone()
+            new.apply(parsed)
             final = new.record() if new.is_over() else None
             try:
                 await self.config.append_event(self.id, self.version, hand_before, record_form, final)
             except Exception as exc:
                 # the exception text may quote the action (a card still in hand): not logged
                 log.error("table %s: could not append event %d (%s)", self.id, self.version, type(exc).__name__)
-                raise TableError("server_error", "the event log could not be written") from None
+                raise ServerError("server_error", "the event log could not be written") from None
             self.game = new
             self.version += 1
             self._fanout(record_form, hand_before)
@@ -278,7 +267,7 @@ class Table:
     def _fanout(self, last: dict[str, JSON], hand_before: int) -> None:
         game = self.game
         cache: dict[int | None, dict[str, JSON]] = {}
-        hand_done = self.family == "spades" and (hand_index(game) != hand_before or game.is_over())
+        hand_done = self.family.hand_results and (hand_index(game) != hand_before or game.is_over())
         if hand_done:
             summary = hand_summary(game, hand_before)
             self._broadcast(
@@ -295,9 +284,9 @@ class Table:
         async with self.lock:
             s = self._human_seat(seat)
             if s.clients:
-                raise TableError("seat_taken", "the player is connected")
+                raise ServerError("seat_taken", "the player is connected")
             if s.left_at is not None and time.monotonic() - s.left_at < self.config.handover_grace:
-                raise TableError("seat_taken", "the player left a moment ago and is still waited for")
+                raise ServerError("seat_taken", "the player left a moment ago and is still waited for")
             await self.config.set_override(self.id, seat, level, True)
             s.level, s.bot_override = level, True
             self._broadcast_seats()
@@ -313,10 +302,10 @@ class Table:
 
     def _human_seat(self, seat: int) -> Seat:
         if not 0 <= seat < len(self.seats):
-            raise TableError("bad_message", f"no seat {seat}")
+            raise ServerError("bad_message", f"no seat {seat}")
         s = self.seats[seat]
         if s.kind != "human":
-            raise TableError("bad_message", f"seat {seat} is a bot seat")
+            raise ServerError("bad_message", f"seat {seat} is a bot seat")
         return s
 
     # --- bots -------------------------------------------------------------------------
@@ -369,7 +358,7 @@ class Table:
             try:
                 await self.submit(seat, action, version, by_bot=True)
                 failures = 0
-            except TableError as exc:
+            except TapeteError as exc:
                 if exc.code in ("stale_version", "not_seated", "game_over", "no_table"):
                     continue
                 failures += 1

@@ -1,67 +1,17 @@
 """What each client may see.
 
 A seat gets the engine's ``observation(seat)``. A spectator gets a view built opt-in:
-only the fields listed here as public are copied from an observation, the hand is
-never copied, and fields a future engine adds stay private until they are listed.
+only the fields its family lists as public (``Family.public_fields``) are copied from an
+observation, the hand is never copied, and fields a future engine adds stay private
+until they are listed.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from tapete.engine.base import JSON
-
-PUBLIC_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "spades": (
-        "game",
-        "profile",
-        "options",
-        "rules",
-        "players",
-        "partnership",
-        "phase",
-        "game_number",
-        "hand_number",
-        "dealer",
-        "to_act",
-        "hand_sizes",
-        "dealt_sizes",
-        "bids",
-        "looked",
-        "blind_six_used",
-        "tricks_won",
-        "trick",
-        "tricks",
-        "spades_broken",
-        "sitting_out",
-        "scores",
-        "bags",
-        "tokens",
-        "last_hand",
-        "winner",
-    ),
-    "runfast": (
-        "game",
-        "profile",
-        "options",
-        "rules",
-        "players",
-        "phase",
-        "to_act",
-        "first_leader",
-        "hand_sizes",
-        "has_played",
-        "plays",
-        "current",
-        "passed",
-        "pending_bomb",
-        "bomb_bonuses",
-        "bonus",
-        "scores",
-        "settlement",
-        "winner",
-    ),
-}
+from tapete.families import family_of
 
 
 def spectator_view(game: Any) -> dict[str, JSON]:
@@ -69,17 +19,11 @@ def spectator_view(game: Any) -> dict[str, JSON]:
     # the observation of a seat that is not to act carries no legal actions; its hand is
     # simply not copied
     seat = 0 if game.to_act != 0 else 1
-    obs = game.observation(seat)
-    family = str(obs.get("game"))
-    view: dict[str, JSON] = {k: obs[k] for k in PUBLIC_FIELDS.get(family, ()) if k in obs}
-    view["seat"] = None
-    view["hand"] = None
-    view["legal_actions"] = []
-    return view
+    return family_of(game).public_view(game.observation(seat))
 
 
 def hand_summary(game: Any, finished_hand: int) -> dict[str, JSON] | None:
-    """The result of a finished Spades-family hand (public), from any seat's observation."""
+    """The result of a finished hand (families with ``hand_results``), from public facts."""
     obs = spectator_view(game)
     last = obs.get("last_hand")
     out: dict[str, JSON] = {"hand": finished_hand, "result": last, "scores": obs.get("scores"), "bags": obs.get("bags")}

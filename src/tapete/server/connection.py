@@ -1,0 +1,59 @@
+"""One WebSocket client: its seat, language and rate limit, and a bounded outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from starlette.websockets import WebSocket
+
+from tapete.errors import TapeteError
+from tapete.i18n import DEFAULT_LANGUAGE
+from tapete.server.messages import error_message
+from tapete.server.protocol import RateLimiter
+from tapete.server.table import Message, Table
+
+
+class Connection:
+    """One WebSocket client: a bounded outbox drained by a writer task."""
+
+    OUTBOX = 1000
+
+    def __init__(self, ws: WebSocket, rate: tuple[float, float]) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.lang: str = DEFAULT_LANGUAGE
+        self.table: Table | None = None
+        self.limiter = RateLimiter(rate[0], rate[1])
+        self.outbox: asyncio.Queue[Message | None] = asyncio.Queue(self.OUTBOX)
+        self.overflowed = False
+
+    def send(self, message: Message) -> None:
+        """Queue a message; a client that does not read is dropped rather than slowing its table."""
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+    def error(self, error: TapeteError, ref: object = None) -> None:
+        """Send a refusal in this client's language."""
+        self.send(error_message(error, self.lang, ref))
+
+    def close(self) -> None:
+        """Ask the writer to close the socket once the queued messages are sent."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Send queued messages in order until ``close`` (or an overflow)."""
+        while True:
+            m = await self.outbox.get()
+            if m is None or self.overflowed:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(1008 if self.overflowed else 1000)
+                return
+            await self.ws.send_text(json.dumps(m, separators=(",", ":"), ensure_ascii=False))
+
+
+__all__ = ["Connection"]

@@ -1,0 +1,131 @@
+"""The HTTP API (``docs/protocol.md``, *HTTP*): profiles, tables, records, seat hand-overs.
+
+A refusal is a ``TapeteError`` turned into the same body as a WebSocket ``error``, in
+the language negotiated from ``Accept-Language`` (:func:`tapete.i18n.negotiate`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+import tapete
+from tapete.errors import TapeteError
+from tapete.i18n import negotiate
+from tapete.server.errors import ServerError
+from tapete.server.hub import Hub, check_level
+from tapete.server.messages import error_message
+from tapete.server.requests import check_create_request, check_seat_request, read_json
+from tapete.server.table import Table, hash_token
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+STATUS: Final = {"no_table": 404, "bad_token": 403, "seat_taken": 409, "wrong_phase": 409}
+"""The HTTP status of a refusal by its code; any other code is 400."""
+
+
+def request_language(request: Request) -> str:
+    """The best of our languages for the request's ``Accept-Language``."""
+    return negotiate(request.headers.get("accept-language"))
+
+
+def error_response(error: TapeteError, request: Request) -> JSONResponse:
+    """A refusal as an HTTP answer: the wire error body, its status by code."""
+    body = error_message(error, request_language(request))
+    return JSONResponse(body, status_code=STATUS.get(error.code, 400), headers={"Vary": "Accept-Language"})
+
+
+def refusals_answered(endpoint: Endpoint) -> Endpoint:
+    """Wrap an endpoint so that a ``TapeteError`` it raises becomes an error response."""
+
+    @wraps(endpoint)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except TapeteError as exc:
+            return error_response(exc, request)
+
+    return wrapped
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def list_profiles(request: Request) -> Response:
+    return JSONResponse(
+        [{"name": n, "description": tapete.profile_info(n).description} for n in tapete.profile_names()]
+    )
+
+
+async def create_table(request: Request) -> Response:
+    out = await hub_of(request).create_table(check_create_request(await read_json(request)))
+    return JSONResponse(out, status_code=201)
+
+
+async def list_tables(request: Request) -> Response:
+    return JSONResponse([t.public_info() for t in hub_of(request).tables.values() if not t.is_over()])
+
+
+async def get_table(request: Request) -> Response:
+    return JSONResponse(hub_of(request).table(request.path_params["table_id"]).public_info())
+
+
+async def get_record(request: Request) -> Response:
+    """The ``tapete-record/1`` of a finished game (unfinished ones would reveal the deal)."""
+    hub = hub_of(request)
+    table_id = request.path_params["table_id"]
+    found = await hub.db(hub.store.load_record, table_id)
+    if found is None:
+        raise ServerError("no_table", "no such table")
+    status, record = found
+    if status != "finished" or record is None:
+        raise ServerError("wrong_phase", "the record is available once the game is over")
+    return JSONResponse(record, headers={"content-disposition": f'attachment; filename="tapete-{table_id}.json"'})
+
+
+async def _creators_table(request: Request) -> tuple[Table, object]:
+    """The table of the path, once the body's creator token is checked; and the body's ``level``."""
+    table = hub_of(request).table(request.path_params["table_id"])
+    token, level = check_seat_request(await read_json(request))
+    if not secrets.compare_digest(hash_token(token), table.creator_hash):
+        raise ServerError("bad_token", "only the table's creator can do this")
+    return table, level
+
+
+async def seat_to_bot(request: Request) -> Response:
+    """The creator hands an absent human's seat to a bot of ``level``."""
+    table, level = await _creators_table(request)
+    await table.hand_to_bot(request.path_params["seat"], check_level(table.family, level))
+    return JSONResponse(table.public_info())
+
+
+async def seat_to_human(request: Request) -> Response:
+    """The creator gives a bot-played human seat back to its human."""
+    table, _ = await _creators_table(request)
+    await table.take_back(request.path_params["seat"])
+    return JSONResponse(table.public_info())
+
+
+def http_routes() -> list[Route]:
+    """The API's routes; every endpoint answers a refusal with an error body."""
+    seat = "/api/tables/{table_id}/seats/{seat:int}"
+    return [
+        Route("/api/profiles", refusals_answered(list_profiles)),
+        Route("/api/tables", refusals_answered(list_tables), methods=["GET"]),
+        Route("/api/tables", refusals_answered(create_table), methods=["POST"]),
+        Route("/api/tables/{table_id}", refusals_answered(get_table)),
+        Route("/api/tables/{table_id}/record", refusals_answered(get_record)),
+        Route(seat + "/bot", refusals_answered(seat_to_bot), methods=["POST"]),
+        Route(seat + "/human", refusals_answered(seat_to_human), methods=["POST"]),
+    ]
+
+
+__all__ = ["STATUS", "error_response", "http_routes", "request_language"]
