@@ -8,7 +8,8 @@
 - ``/i18n/{lang}.json`` every UI string of :mod:`tapete.web.strings` in ``lang``, plus
   the profiles' translated titles and descriptions;
 - ``POST /api/replay`` a record replayed with :func:`tapete.records.replay` (its report,
-  which the replay viewer steps through).
+  which the replay viewer steps through); its errors are in the language negotiated from
+  ``?lang=`` or ``Accept-Language``.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import tapete
-from tapete.i18n import LANGUAGES, Translator, translator
+from tapete.i18n import LANGUAGES, Translator, negotiate, translator
 from tapete.records import replay
-from tapete.web.strings import CONTEXT_STRINGS, UI_STRINGS
+from tapete.web.strings import CONTEXT_STRINGS, REPLAY_ERRORS, UI_STRINGS
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 """Largest record the replay endpoint accepts."""
@@ -56,6 +57,23 @@ def catalog(lang: str) -> dict[str, Any]:
         for name in tapete.profile_names()
     ]
     return {"lang": lang, "messages": messages, "profiles": profiles}
+
+
+def request_language(request: Request) -> str:
+    """``?lang=`` when it is one of ours, else the best match of ``Accept-Language``."""
+    lang = request.query_params.get("lang", "")
+    return lang if lang in LANGUAGES else negotiate(request.headers.get("accept-language"))
+
+
+def error_response(request: Request, status: int, code: str, detail: str) -> Response:
+    """An HTTP error in the shape of the WebSocket errors, in the request's language.
+
+    ``message`` is the translation of the code's msgid (:data:`REPLAY_ERRORS`); ``detail``
+    keeps the English explanation.
+    """
+    lang = request_language(request)
+    body = {"type": "error", "code": code, "message": translator(lang).gettext(REPLAY_ERRORS[code]), "detail": detail}
+    return JSONResponse(body, status_code=status, headers={"Content-Language": lang, "Vary": "Accept-Language"})
 
 
 def _page(name: str) -> Response:
@@ -89,15 +107,11 @@ async def replay_record(request: Request) -> Response:
     """Replay a posted record; answers ``{"report", "record", "exit_status"}``."""
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
-        return JSONResponse(
-            {"type": "error", "code": "too_large", "message": "the record is too large"}, status_code=413
-        )
+        return error_response(request, 413, "too_large", f"records are limited to {MAX_RECORD_BYTES} bytes")
     try:
         record = json.loads(body or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError):
-        return JSONResponse(
-            {"type": "error", "code": "bad_record", "message": "the record is not JSON"}, status_code=400
-        )
+        return error_response(request, 400, "bad_record", "the record is not JSON")
     result = replay(record)
     return JSONResponse({"report": result.report, "record": record, "exit_status": result.exit_status})
 

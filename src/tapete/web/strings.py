@@ -176,6 +176,17 @@ CONTEXT_STRINGS: Final[tuple[tuple[str, str], ...]] = (
 """Strings with a gettext context already in the catalogs (card and suit names)."""
 
 
+REPLAY_ERRORS: Final[dict[str, str]] = {
+    "too_large": "The record is too large to replay.",
+    "bad_record": "The record is not JSON.",
+}
+"""The messages (msgids) of the replay endpoint's HTTP errors, by error code.
+
+They are answered in the language negotiated from the request, like every HTTP error;
+until the catalogs translate them the English msgid is sent.
+"""
+
+
 def all_keys() -> list[str]:
     """The keys of the JSON catalog: msgids, and ``context|msgid`` for contexts."""
     return list(dict.fromkeys(UI_STRINGS)) + [f"{c}|{m}" for c, m in CONTEXT_STRINGS]
