@@ -1,9 +1,11 @@
 """The event log: one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
 Three tables: ``tables`` (profile, options, seed, creator token hash, status, final
-record), ``seats`` (who plays each seat) and ``events`` (every accepted action, with a
-unique ``(table_id, seq)``). The engine is synchronous; the server calls it through
-``anyio.to_thread`` so the event loop never blocks on disk or network.
+record), ``seats`` (who plays each seat) and ``events`` (every accepted action; its
+primary key ``(table_id, seq)`` makes each sequence number unique per table). ``Store``
+is synchronous; the server calls it in a thread pool of its own (``Hub.db``: one thread
+for SQLite, eight for PostgreSQL) so the event loop never blocks on disk or network.
+The schema is created with ``create_all``, which leaves existing tables as they are.
 """
 
 from __future__ import annotations
@@ -118,7 +120,6 @@ class Store:
             sa.Column("action", sa.Text, nullable=False),
             sa.Column("at", sa.Float, nullable=False),
             sa.PrimaryKeyConstraint("table_id", "seq", name=f"{p}events_pk"),
-            sa.UniqueConstraint("table_id", "seq", name=f"{p}events_table_seq"),
         )
         self.metadata = md
 

@@ -1,0 +1,82 @@
+"""The event log's schema: one key on ``(table_id, seq)``, and logs made by earlier versions still work."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from tapete.server.db import SeatRow, Store, TableRow
+
+
+def _row(table_id: str) -> TableRow:
+    return TableRow(
+        id=table_id,
+        profile="runfast",
+        options={},
+        seed=5,
+        creator_hash="0" * 64,
+        status="open",
+        created_at=time.time(),
+        seats=[SeatRow(i, "bot", "easy") for i in range(3)],
+    )
+
+
+def _old_schema(url: str, prefix: str) -> None:
+    """The schema as earlier versions created it: ``events`` with a primary key *and* a unique constraint."""
+    store = Store(url, prefix=prefix)
+    try:
+        md = sa.MetaData()
+        store.tables.to_metadata(md)
+        store.seats.to_metadata(md)
+        sa.Table(
+            f"{prefix}events",
+            md,
+            *(sa.Column(c.name, c.type, nullable=c.nullable) for c in store.events.columns),
+            sa.ForeignKeyConstraint(["table_id"], [f"{prefix}tables.id"]),
+            sa.PrimaryKeyConstraint("table_id", "seq", name=f"{prefix}events_pk"),
+            sa.UniqueConstraint("table_id", "seq", name=f"{prefix}events_table_seq"),
+        )
+        md.create_all(store.engine)
+    finally:
+        store.dispose()
+
+
+def _use(store: Store) -> None:
+    """Create a table, log two actions, refuse a duplicate sequence number, read it all back."""
+    store.create_schema()
+    store.insert_table(_row("t1"))
+    store.append_event("t1", 0, 0, {"seat": 0, "play": ["3H"]})
+    store.append_event("t1", 1, 0, {"seat": 1, "pass": True})
+    with pytest.raises(sa.exc.IntegrityError):
+        store.append_event("t1", 1, 0, {"seat": 1, "play": ["4H"]})
+    [loaded] = store.load_open_tables()
+    assert [seq for seq, _, _ in loaded.events] == [0, 1]
+    assert loaded.events[1][2] == {"seat": 1, "pass": True}
+    assert store.count_events("t1") == 2
+
+
+def test_events_have_one_key_on_table_and_seq(db: tuple[str, str]) -> None:
+    url, prefix = db
+    store = Store(url, prefix=prefix)
+    try:
+        _use(store)
+        inspector = sa.inspect(store.engine)
+        assert inspector.get_pk_constraint(f"{prefix}events")["constrained_columns"] == ["table_id", "seq"]
+        assert inspector.get_unique_constraints(f"{prefix}events") == []
+    finally:
+        store.dispose()
+
+
+def test_a_log_made_with_the_old_unique_constraint_still_works(db: tuple[str, str]) -> None:
+    url, prefix = db
+    _old_schema(url, prefix)
+    store = Store(url, prefix=prefix)
+    try:
+        uniques = [u["column_names"] for u in sa.inspect(store.engine).get_unique_constraints(f"{prefix}events")]
+        # SQLite kept both; PostgreSQL already folded the duplicate into the primary key
+        assert uniques == ([["table_id", "seq"]] if url.startswith("sqlite") else [])
+        _use(store)
+    finally:
+        store.dispose()
