@@ -52,7 +52,7 @@ def test_json_catalog_has_every_string(lang: str) -> None:
 def test_the_javascript_uses_only_catalogued_strings() -> None:
     used: set[str] = set()
     contexts: set[tuple[str, str]] = set()
-    for path in Path(static_dir()).glob("*.js"):
+    for path in Path(static_dir()).rglob("*.js"):  # the family renderers too
         text = path.read_text(encoding="utf-8")
         used.update(JS_CALL.findall(text))
         contexts.update(JS_CONTEXT_CALL.findall(text))

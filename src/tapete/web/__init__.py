@@ -10,6 +10,10 @@
 - ``POST /api/replay`` a record replayed with :func:`tapete.records.replay` (its report,
   which the replay viewer steps through); its errors are in the language negotiated from
   ``?lang=`` or ``Accept-Language``.
+
+Each profile of the catalog names its family's browser renderer (``renderer``: the module
+``/static/family/<renderer>.js``), so that the lobby and the replay viewer can pick it
+without a table.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import tapete
+from tapete.families import family
 from tapete.i18n import LANGUAGES, Translator, negotiate, translator
 from tapete.records import replay
 from tapete.web.strings import CONTEXT_STRINGS, REPLAY_ERRORS, UI_STRINGS
@@ -44,19 +49,21 @@ def catalog(lang: str) -> dict[str, Any]:
     messages: dict[str, str] = {m: t.gettext(m) for m in UI_STRINGS}
     for ctx, m in CONTEXT_STRINGS:
         messages[f"{ctx}|{m}"] = t.pgettext(ctx, m)
-    profiles = [
-        {
-            "name": name,
-            "title": t.gettext(tapete.profile_info(name).title),
-            "description": t.gettext(tapete.profile_info(name).description),
-            "family": tapete.profile_info(name).family,
-            "players": tapete.profile_info(name).options.get("players", 3),
-            "target": tapete.profile_info(name).options.get("target"),
-            "partnership": bool(tapete.profile_info(name).options.get("partnership", False)),
-        }
-        for name in tapete.profile_names()
-    ]
-    return {"lang": lang, "messages": messages, "profiles": profiles}
+    return {"lang": lang, "messages": messages, "profiles": [_profile(name, t) for name in tapete.profile_names()]}
+
+
+def _profile(name: str, t: Translator) -> dict[str, Any]:
+    info = tapete.profile_info(name)
+    return {
+        "name": name,
+        "title": t.gettext(info.title),
+        "description": t.gettext(info.description),
+        "family": info.family,
+        "renderer": family(info.family).renderer,
+        "players": info.options.get("players", 3),
+        "target": info.options.get("target"),
+        "partnership": bool(info.options.get("partnership", False)),
+    }
 
 
 def request_language(request: Request) -> str:

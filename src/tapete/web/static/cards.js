@@ -35,16 +35,5 @@ export function backSVG() {
 <rect x="1" y="1" width="58" height="82" rx="6" fill="#2a4d8f" stroke="#555"/><rect x="6" y="6" width="48" height="72" rx="4" fill="url(#bk)"/></svg>`;
 }
 
-const SPADES_ORDER = "23456789TJQKA";
-const RUNFAST_ORDER = "3456789TJQKA2";
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-function jokerRank(code) { return { RJ: 30, BJ: 29, XJ: 28 }[code] || 0; }
-/** A hand sorted by suit (♠ ♥ ♣ ♦, jokers with spades), high to low. */
-export function sortSpades(cards) {
-  const key = (c) => (jokerRank(c) ? [-1, -jokerRank(c)] : [SUIT_ORDER[c[1]], -SPADES_ORDER.indexOf(c[0])]);
-  return [...cards].sort((a, b) => { const x = key(a), y = key(b); return x[0] - y[0] || x[1] - y[1]; });
-}
-/** A Run Fast hand sorted low to high (3 … A, 2), suits grouped within a rank. */
-export function sortRunfast(cards) {
-  return [...cards].sort((a, b) => RUNFAST_ORDER.indexOf(a[0]) - RUNFAST_ORDER.indexOf(b[0]) || SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]]);
-}
+/** The order of suits in a sorted hand: ♠ ♥ ♣ ♦. */
+export const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };

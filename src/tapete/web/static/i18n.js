@@ -34,7 +34,9 @@ export function t(msgid, params) { return fill(messages[msgid] || msgid, params)
 /** The translation of msgid in a gettext context. */
 export function tc(ctx, msgid, params) { return fill(messages[`${ctx}|${msgid}`] || msgid, params); }
 export function profileList() { return profiles; }
-export function profileTitle(name) { const p = profiles.find((x) => x.name === name); return p ? p.title : name; }
+export function profileTitle(name) { const p = profileInfo(name); return p ? p.title : name; }
+/** A profile of the catalog: name, title, description, family, renderer, players, … (or undefined). */
+export function profileInfo(name) { return profiles.find((x) => x.name === name); }
 export function number(n) { return typeof n === "number" ? n.toLocaleString(lang) : String(n ?? "–"); }
 
 const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven",

@@ -1,27 +1,22 @@
 // The replay viewer: the server replays a record (POST /api/replay) and we step through its report.
-import { chooseLanguage, loadLanguage, t, cardName, languageSwitcher, translatePage, number } from "./i18n.js";
-import { cardSVG } from "./cards.js";
-import { bidText, esc, scoreChart, historyTable } from "./summary.js";
+// The family's renderer (./renderer.js), named by the profile catalog, draws each step.
+import { chooseLanguage, loadLanguage, t, languageSwitcher, translatePage, number, profileInfo, lang } from "./i18n.js";
+import { esc, scoreChart, historyTable } from "./summary.js";
+import { loadRenderer } from "./renderer.js";
 
 const $ = (id) => document.getElementById(id);
-const R = { report: null, record: null, steps: [], i: 0 };
+const R = { report: null, record: null, renderer: null, steps: [], i: 0 };
 
 function players() {
-  const rec = R.record || {}; const h0 = (R.report.hands || [])[0] || {};
-  const n = (h0.bids || h0.remaining || (R.report.scores || [])).length || 3;
+  const rec = R.record || {}; const h0 = (R.report.hands || [])[0];
+  const n = (h0 && R.renderer.replaySeats(h0)) || (R.report.scores || []).length || 3;
   return Array.from({ length: n }, (_, i) => (rec.players && rec.players[i]) || t("seat {n}", { n: i + 1 }));
 }
 
 function buildSteps() {
   const steps = [];
   (R.report.hands || []).forEach((h, hi) => {
-    if (h.plays) { // runfast
-      steps.push({ hand: hi, kind: "deal" });
-      h.plays.forEach((p, k) => steps.push({ hand: hi, kind: "play", k }));
-    } else {
-      steps.push({ hand: hi, kind: "bids" });
-      (h.tricks || []).forEach((tr, k) => steps.push({ hand: hi, kind: "trick", k }));
-    }
+    for (const st of R.renderer.replaySteps(h)) steps.push({ ...st, hand: hi });
     steps.push({ hand: hi, kind: "end" });
   });
   R.steps = steps; R.i = 0;
@@ -33,32 +28,9 @@ function render() {
   $("replay").dataset.steps = String(R.steps.length); $("replay").dataset.step = String(R.i);
   $("step-label").textContent = t("Step {i} of {n}", { i: R.i + 1, n: R.steps.length });
   $("hand-label").textContent = t("Hand {n}", { n: st.hand + 1 });
-  let center = "";
-  const stats = names.map((nm) => ({ nm, bits: [] }));
-  if (h.plays) {
-    const upto = st.kind === "play" ? st.k + 1 : st.kind === "end" ? h.plays.length : 0;
-    const left = names.map(() => 0);
-    for (const p of h.plays.slice(0, upto)) if (p.cards) left[p.seat] += p.cards.length;
-    stats.forEach((s, i) => s.bits.push(t("Cards: {n}", { n: number(((h.remaining || [])[i] || []).length + (h.plays.filter((p) => p.seat === i && p.cards).reduce((a, p) => a + p.cards.length, 0)) - left[i]) })));
-    if (st.kind === "play") {
-      const p = h.plays[st.k];
-      center = p.pass ? `<p>${esc(t("{name} passed", { name: names[p.seat] }))}</p>`
-        : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(cardName).join(", ") }))}</p><div class="row">${p.cards.map((c) => `<div class="played">${cardSVG(c)}</div>`).join("")}</div>`;
-    }
-  } else {
-    stats.forEach((s, i) => s.bits.push(t("Bid: {bid}", { bid: bidText((h.bids || [])[i]) })));
-    const upto = st.kind === "trick" ? st.k + 1 : st.kind === "end" ? (h.tricks || []).length : 0;
-    const won = names.map(() => 0);
-    for (const tr of (h.tricks || []).slice(0, upto)) if (tr.winner !== null && tr.winner !== undefined) won[tr.winner] += 1;
-    stats.forEach((s, i) => s.bits.push(t("Won: {n}", { n: number(won[i]) })));
-    if (st.kind === "trick") {
-      const tr = h.tricks[st.k]; const n = names.length;
-      center = `<p>${esc(t("Trick"))} ${st.k + 1}${tr.winner !== null && tr.winner !== undefined ? " — " + esc(t("Won by {name}", { name: names[tr.winner] })) : ""}</p><div class="row">${tr.cards.map((c, k) => {
-        const seat = (tr.seats && tr.seats[k] !== undefined) ? tr.seats[k] : (tr.leader + k) % n;
-        return `<div class="played${seat === tr.winner ? " winner" : ""}"><div>${esc(names[seat])}</div>${cardSVG(c)}<span class="sr-only">${esc(cardName(c))}</span></div>`;
-      }).join("")}</div>`;
-    }
-  }
+  const shown = R.renderer.replayStep(h, st, names);
+  const stats = names.map((nm, i) => ({ nm, bits: shown.stats[i] || [] }));
+  let center = shown.center;
   if (st.kind === "end" && h.score_change) {
     center += `<p>${esc(t("Change"))}: ${h.score_change.map((x) => (x > 0 ? "+" : "") + number(x)).join(" / ")}${h.scores ? " — " + esc(t("Total")) + ": " + h.scores.map(number).join(" / ") : ""}</p>`;
   }
@@ -79,13 +51,16 @@ function renderSummary() {
 
 async function load(text) {
   $("replay-error").textContent = "";
-  const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang }, body: text });
   const out = await r.json();
   if (!r.ok || (out.report && out.report.error && !(out.report.hands || []).length)) {
     const msg = out.message || (out.report && out.report.error && out.report.error.message) || r.statusText;
     $("replay-error").textContent = t("The record could not be replayed: {message}", { message: msg }); return;
   }
   if (out.report.error) $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.report.error.message });
+  const profile = profileInfo(out.report.profile);
+  if (!profile) { $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.report.profile }); return; }
+  R.renderer = await loadRenderer(profile.renderer);
   R.report = out.report; R.record = out.record;
   buildSteps(); $("stage").hidden = false; render(); renderSummary();
 }

@@ -1,13 +1,15 @@
 // The card table: one WebSocket (docs/protocol.md), views rendered from the server's observations.
-import { chooseLanguage, loadLanguage, t, cardName, languageSwitcher, translatePage, number, profileTitle, lang } from "./i18n.js";
-import { cardSVG, backSVG, shortCard, sortSpades, sortRunfast, fourColour, setFourColour } from "./cards.js";
-import { scoreChart, summaryTable, historyTable, bidText, esc } from "./summary.js";
+// What differs between game families is drawn by the family's renderer (./renderer.js).
+import { chooseLanguage, loadLanguage, t, cardName, languageSwitcher, translatePage, number, profileTitle, profileInfo, lang } from "./i18n.js";
+import { cardSVG, backSVG, fourColour, setFourColour } from "./cards.js";
+import { esc } from "./summary.js";
+import { loadRenderer } from "./renderer.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const S = {
   ws: null, seat: null, role: null, view: null, version: -1, seats: [], profile: "", history: [], over: null,
-  selection: new Set(), showLast: false, hint: null, msgId: 0, lastTricks: 0, closedByUs: false,
+  selection: new Set(), ui: {}, hint: null, msgId: 0, renderer: null, inbox: Promise.resolve(),
 };
 
 // --- tokens ------------------------------------------------------------------------------
@@ -42,7 +44,14 @@ function sideName(side) {
   if (isPartnership()) return t("Team {n}", { n: side + 1 }) + " " + (side === 0 ? "◆" : "●");
   return seatName(side);
 }
-const isRunfast = () => S.view && S.view.game === "runfast";
+
+/** What a renderer may know and do (../renderer.js). */
+function context(myTurn = false) {
+  return {
+    seat: S.seat, myTurn, selection: S.selection, ui: S.ui, seatName, sideName, isPartnership,
+    commonStats, act, rerender: render,
+  };
+}
 
 // --- socket ------------------------------------------------------------------------------
 function connect() {
@@ -54,7 +63,8 @@ function connect() {
     if (TOKEN) hello.token = TOKEN; else hello.spectate = true;
     ws.send(JSON.stringify(hello));
   };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  // one message at a time: a welcome first loads the family's renderer
+  ws.onmessage = (ev) => { S.inbox = S.inbox.then(() => onMessage(JSON.parse(ev.data))).catch(rethrow); };
   ws.onclose = () => {
     if (S.ws !== ws) return;
     $("status").textContent = t("Disconnected. Reconnecting…");
@@ -67,10 +77,16 @@ function act(action) {
   send({ type: "action", version: S.version, action: { seat: S.seat, ...action } });
 }
 
-function onMessage(m) {
+function rethrow(err) { setTimeout(() => { throw err; }); }
+
+async function onMessage(m) {
   switch (m.type) {
-    case "welcome":
+    case "welcome": {
+      // the server names the renderer; a server that does not yet finds it in the profile catalog
+      const name = m.renderer || (profileInfo(m.profile) || {}).renderer;
+      S.renderer = await loadRenderer(name);
       S.seat = m.seat; S.role = m.role; S.seats = m.seats; S.profile = m.profile; break;
+    }
     case "seats": S.seats = m.seats; renderPlayers(); break;
     case "state": onState(m); break;
     case "hand_over": onHandOver(m); break;
@@ -108,18 +124,11 @@ function onError(m) {
   if (m.code === "stale_version") send({ type: "sync" });
 }
 
-function actionText(a) {
-  if ("bid" in a) return bidText(a.bid);
-  if ("look" in a) return t("Look at your cards");
-  if ("pass" in a) return t("Pass");
-  const cards = Array.isArray(a.play) ? a.play : [a.play];
-  return cards.map(shortCard).join(" ");
-}
 function onHint(m) {
   S.hint = m;
   const a = m.action;
-  if (Array.isArray(a.play)) { S.selection = new Set(a.play); }
-  $("hint-text").textContent = `${t("Hint: {action}", { action: actionText(a) })} — ${m.reason}`;
+  if (S.renderer.selectsCards && "play" in a) { S.selection = new Set([].concat(a.play)); }
+  $("hint-text").textContent = `${t("Hint: {action}", { action: S.renderer.actionText(a) })} — ${m.reason}`;
   render();
 }
 
@@ -130,23 +139,12 @@ function announce(text) {
   while (live.childElementCount > 4) live.firstElementChild.remove();
 }
 function describe(a, prev, view) {
-  const who = seatName(a.seat);
-  if ("bid" in a) announce(t("{name} bids {bid}", { name: who, bid: bidText(a.bid) }));
-  else if ("look" in a) announce(t("{name} looks at their cards", { name: who }));
-  else if ("pass" in a) announce(t("{name} passed", { name: who }));
-  else if ("play" in a) {
-    const cards = Array.isArray(a.play) ? a.play : [a.play];
-    announce(t("{name} plays {cards}", { name: who, cards: cards.map(cardName).join(", ") }));
-    if (view.tricks && prev.tricks && view.tricks.length > prev.tricks.length) {
-      const w = view.tricks[view.tricks.length - 1].winner;
-      announce(t("{name} wins the trick", { name: seatName(w) }));
-    }
-  }
+  for (const text of S.renderer.announce(a, prev, view, context())) announce(text);
 }
 
 // --- rendering -----------------------------------------------------------------------------
 function render() {
-  const v = S.view; if (!v) return;
+  const v = S.view; if (!v || !S.renderer) return;
   const main = $("table");
   const myTurn = S.seat !== null && v.to_act === S.seat && (v.legal_actions || []).length > 0 && !S.over;
   main.dataset.myTurn = myTurn ? "1" : "0";
@@ -168,7 +166,8 @@ function render() {
 }
 
 function renderPlayers() {
-  const v = S.view; if (!v) return;
+  const v = S.view; if (!v || !S.renderer) return;
+  const ctx = context();
   const n = v.players || (v.hand_sizes || []).length;
   const out = [];
   for (let i = 0; i < n; i++) {
@@ -181,19 +180,7 @@ function renderPlayers() {
     const levels = { easy: t("Bot: easy"), normal: t("Bot: normal"), hard: t("Bot: hard") };
     if (seat.bot_playing) tags.push(esc(levels[seat.level] || t("bot")));
     else if (seat.kind === "human" && !seat.connected && i !== S.seat) tags.push(esc(t("offline")));
-    const stats = [];
-    if (!isRunfast()) {
-      stats.push(t("Bid: {bid}", { bid: bidText(v.bids ? v.bids[i] : null) }));
-      stats.push(t("Won: {n}", { n: number(v.tricks_won ? v.tricks_won[i] : 0) }));
-    }
-    stats.push(t("Cards: {n}", { n: number(v.hand_sizes ? v.hand_sizes[i] : 0) }));
-    if (!isPartnership() || i < 2) {
-      const scores = v.scores || [];
-      stats.push(t("Score: {n}", { n: number(scores[side] ?? 0) }) + (isPartnership() ? ` (${esc(sideName(side))})` : ""));
-      if (v.bags) stats.push(t("Bags: {n}", { n: number(v.bags[side] ?? 0) }));
-      if (v.tokens) stats.push(t("Tokens: {n}", { n: number(v.tokens[side] ?? 0) }));
-    }
-    if (isRunfast() && v.bonus && v.bonus[i]) stats.push(`${t("Bonus")}: ${number(v.bonus[i])}`);
+    const stats = S.renderer.seatStats(v, i, ctx);
     const toAct = v.to_act === i && !S.over;
     out.push(`<div class="player${toAct ? " to-act" : ""}" data-seat="${i}" aria-current="${toAct ? "true" : "false"}">
       <div><span class="turn-mark" aria-hidden="true">${toAct ? "▶ " : ""}</span><span class="name">${esc(seatName(i))}</span> ${tags.join(" · ")}</div>
@@ -202,91 +189,45 @@ function renderPlayers() {
   $("players").innerHTML = out.join("");
 }
 
+/** The stats every family shows under a seat: cards held, then the side's score, bags and tokens. */
+function commonStats(i) {
+  const v = S.view; const side = sideOf(i); const stats = [];
+  stats.push(t("Cards: {n}", { n: number(v.hand_sizes ? v.hand_sizes[i] : 0) }));
+  if (!isPartnership() || i < 2) {
+    const scores = v.scores || [];
+    stats.push(t("Score: {n}", { n: number(scores[side] ?? 0) }) + (isPartnership() ? ` (${esc(sideName(side))})` : ""));
+    if (v.bags) stats.push(t("Bags: {n}", { n: number(v.bags[side] ?? 0) }));
+    if (v.tokens) stats.push(t("Tokens: {n}", { n: number(v.tokens[side] ?? 0) }));
+  }
+  return stats;
+}
+
 function renderExtras() {
-  const v = S.view; const bits = [];
-  const jacks = v.rules && v.rules.prize_jacks;
-  if (jacks && jacks.length) bits.push(t("Prize jacks: {cards}", { cards: jacks.map(shortCard).join(" ") }));
-  if (v.spades_broken) bits.push(t("Spades broken") + " ♠");
-  if (isRunfast() && v.bomb_bonuses && v.bomb_bonuses.length) bits.push(`${t("Bomb bonuses")}: ${v.bomb_bonuses.map((b) => esc(typeof b === "object" ? JSON.stringify(b) : b)).join(", ")}`);
+  const bits = S.renderer.extras(S.view, context());
   $("extras").innerHTML = bits.map((b) => `<p>${esc(b)}</p>`).join("");
 }
 
-function playedCard(card, seat, winner) {
-  return `<div class="played${winner ? " winner" : ""}" data-card="${card}"><div>${esc(seatName(seat))}</div>${cardSVG(card)}<span class="sr-only">${esc(cardName(card))}</span></div>`;
-}
-
 function renderCenter() {
-  const v = S.view; const c = $("center");
   const head = `<h2 id="center-h" class="sr-only">${esc(t("Trick"))}</h2>`;
-  if (isRunfast()) {
-    let html = "";
-    if (v.current) {
-      html += `<div class="played-group" data-testid="last-play"><p>${esc(t("Last play: {name}", { name: seatName(v.current.seat) }))}</p><div class="row">${v.current.cards.map((x) => `<div class="played">${cardSVG(x)}<span class="sr-only">${esc(cardName(x))}</span></div>`).join("")}</div></div>`;
-    } else if ((v.plays || []).length && v.to_act !== null) {
-      html += `<p>${esc(t("New round: {name} leads.", { name: seatName(v.to_act) }))}</p>`;
-    }
-    if ((v.passed || []).length) html += `<p>${v.passed.map((s) => esc(t("{name} passed", { name: seatName(s) }))).join(" · ")}</p>`;
-    c.innerHTML = head + html; return;
-  }
-  const trick = v.trick;
-  const tricks = v.tricks || [];
-  let shown = null; let label = "";
-  if (S.showLast && tricks.length) { shown = tricks[tricks.length - 1]; label = t("Last trick"); }
-  else if (trick && trick.cards.length) shown = trick;
-  else if (tricks.length) { shown = tricks[tricks.length - 1]; label = t("Last trick"); }
-  if (!shown) { c.innerHTML = head; return; }
-  const w = shown.winner;
-  c.innerHTML = head + (label ? `<p class="trick-label">${esc(label)}${w !== null && w !== undefined ? " — " + esc(t("Won by {name}", { name: seatName(w) })) : ""}</p>` : "")
-    + `<div class="row">${shown.cards.map((x, k) => playedCard(x, shown.seats[k], w !== null && shown.seats[k] === w)).join("")}</div>`;
+  $("center").innerHTML = head + S.renderer.center(S.view, context());
 }
-
-function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
 
 function renderControls(myTurn) {
-  const v = S.view; const legal = v.legal_actions || [];
+  const v = S.view;
   const box = $("controls"); box.innerHTML = "";
-  const add = (parent, label, fn, cls = "", extra = {}) => {
+  if (S.over) { return; }
+  const button = (parent, label, fn, cls = "", extra = {}) => {
     const b = document.createElement("button"); b.type = "button"; b.textContent = label; if (cls) b.className = cls;
     for (const [k, val] of Object.entries(extra)) b.setAttribute(k, val);
     b.addEventListener("click", fn); parent.append(b); return b;
   };
   const group = () => { const g = document.createElement("div"); g.className = "group"; box.append(g); return g; };
-  if (S.over) { return; }
-  if (!isRunfast() && v.phase === "bid" && myTurn) {
-    if (v.hand_face_down) { const p = document.createElement("p"); p.textContent = t("Your cards lie face down: bid blind or look at them."); box.append(p); }
-    const g = group(); g.setAttribute("role", "group"); g.setAttribute("aria-label", t("Your bid"));
-    const lab = document.createElement("span"); lab.textContent = t("Your bid") + ":"; g.append(lab);
-    for (const a of legal) {
-      if ("bid" in a) add(g, bidText(a.bid), () => act({ bid: a.bid }), "bid", { "data-bid": String(a.bid), "aria-label": t("Bid: {bid}", { bid: bidText(a.bid) }) });
-      else if ("look" in a) add(g, t("Look at your cards"), () => act({ look: true }), "look", { "data-look": "1" });
-    }
-  }
-  if (isRunfast() && S.seat !== null) {
-    const g = group();
-    const sel = [...S.selection];
-    if (myTurn) {
-      const info = document.createElement("p"); info.style.width = "100%"; info.style.textAlign = "center";
-      if (!sel.length) info.textContent = t("Select cards to see the plays they can make.");
-      const matches = sel.length ? legal.filter((a) => a.play && sel.every((c) => a.play.includes(c))) : [];
-      if (sel.length) info.textContent = matches.length ? t("Plays with the selected cards:") : t("No legal play uses these cards.");
-      g.append(info);
-      const opts = group(); opts.id = "suggestions";
-      for (const a of matches.slice(0, 12)) {
-        const exact = sameCards(a.play, sel);
-        add(opts, `${t("Play")} ${sortRunfast(a.play).map(shortCard).join(" ")}`, () => act({ play: a.play }), exact ? "primary suggestion" : "suggestion",
-          { "aria-label": `${t("Play")} ${a.play.map(cardName).join(", ")}` });
-      }
-      const g2 = group();
-      add(g2, t("Play the selected cards"), () => act({ play: sortRunfast(sel) }), "", { id: "play-selected" }).disabled = !sel.length;
-      add(g2, t("Clear selection"), () => { S.selection.clear(); render(); }, "", { id: "clear" }).disabled = !sel.length;
-      if (legal.some((a) => a.pass)) add(g2, t("Pass"), () => act({ pass: true }), "", { id: "pass" });
-    }
-  }
-  const tools = group();
-  if (myTurn) add(tools, t("Hint"), () => send({ type: "hint" }), "", { id: "hint", "aria-keyshortcuts": "H" });
-  if (!isRunfast() && (v.tricks || []).length && v.trick && v.trick.cards.length) {
-    add(tools, S.showLast ? t("Hide last trick") : t("Last trick"), () => { S.showLast = !S.showLast; render(); }, "", { id: "last-trick", "aria-pressed": String(S.showLast), "aria-keyshortcuts": "L" });
-  }
+  // the tools (Hint, and the family's own) come after the family's controls
+  const tools = document.createElement("div"); tools.className = "group";
+  if (myTurn) button(tools, t("Hint"), () => send({ type: "hint" }), "", { id: "hint", "aria-keyshortcuts": "H" });
+  const tool = (label, fn, extra = {}) => button(tools, label, fn, "", extra);
+  S.renderer.controls(v, { ...context(myTurn), box, group, button, tool });
+  box.append(tools);
 }
 
 function renderHand(myTurn) {
@@ -301,49 +242,35 @@ function renderHand(myTurn) {
   const playable = new Set();
   for (const a of legal) if (a.play) for (const c of (Array.isArray(a.play) ? a.play : [a.play])) playable.add(c);
   const hinted = new Set(S.hint && S.hint.action.play ? [].concat(S.hint.action.play) : []);
-  const cards = isRunfast() ? sortRunfast(v.hand) : sortSpades(v.hand);
+  const cards = S.renderer.sortHand(v.hand);
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
   box.innerHTML = cards.map((c) => {
     const cls = ["card"]; if (myTurn && playable.has(c)) cls.push("playable");
     if (S.selection.has(c)) cls.push("selected"); if (hinted.has(c)) cls.push("hinted");
-    const pressed = isRunfast() ? ` aria-pressed="${S.selection.has(c)}"` : "";
+    const pressed = S.renderer.selectsCards ? ` aria-pressed="${S.selection.has(c)}"` : "";
     return `<button type="button" class="${cls.join(" ")}" data-card="${c}"${pressed} aria-label="${esc(cardName(c))}">${cardSVG(c)}</button>`;
   }).join("");
   if (focused) { const el = box.querySelector(`[data-card="${focused}"]`); if (el) el.focus(); }
 }
 
 function onCardClick(card) {
-  if (S.seat === null || !S.view) return;
-  if (isRunfast()) {
-    if (S.selection.has(card)) S.selection.delete(card); else S.selection.add(card);
-    render(); return;
-  }
-  act({ play: card }); // refusals are lessons: the server explains an illegal card
+  if (S.seat === null || !S.view || !S.renderer) return;
+  S.renderer.cardClick(card, context());
 }
 
 function renderSummary() {
+  if (!S.renderer) return;
   const box = $("summary");
   let html = "";
   if (S.over) {
     const o = S.over;
     const winner = o.winner;
     html += `<h2>${esc(t("Game over"))}</h2>`;
-    if (winner !== null && winner !== undefined) html += `<p id="winner">${esc(t("Winner: {name}", { name: isRunfast() ? seatName(winner) : sideName(winner) }))}</p>`;
-    if (o.settlement) {
-      const st = o.settlement; const n = st.score_change.length;
-      const row = (label, arr) => `<tr><th scope="row">${esc(label)}</th>${arr.map((x) => `<td>${esc(number(x))}</td>`).join("")}</tr>`;
-      html += `<table class="summary" id="settlement"><caption>${esc(t("Settlement"))}</caption><tr><th></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(seatName(i))}</th>`).join("")}</tr>`
-        + row(t("Cards left"), st.cards_left) + row(t("Bonus"), st.bonus) + row(t("Change"), st.score_change) + `</table>`;
-    }
+    if (winner !== null && winner !== undefined) html += `<p id="winner">${esc(t("Winner: {name}", { name: sideName(winner) }))}</p>`;
+    html += S.renderer.gameOver(o, context());
     html += `<p><a id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="tapete-${esc(tableId)}.json">${esc(t("Download the record"))}</a> · <a id="to-replay" href="/replay?table=${encodeURIComponent(tableId)}">${esc(t("Open in the replay viewer"))}</a></p>`;
   }
-  if (S.history.length && S.view && !isRunfast()) {
-    const last = S.history[S.history.length - 1];
-    const sides = (last.scores || []).length;
-    html += summaryTable(last, sides, sideName, isPartnership());
-    html += `<h2>${esc(t("Score chart"))}</h2><div id="chart">${scoreChart(S.history, sides, sideName)}</div>`;
-    html += historyTable(S.history, sides, sideName);
-  }
+  if (S.view) html += S.renderer.handSummary(S.history, context());
   box.innerHTML = html;
 }
 
@@ -361,8 +288,11 @@ function setup() {
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.key === "h" || ev.key === "H") { const b = $("hint"); if (b) b.click(); }
-    if (ev.key === "l" || ev.key === "L") { const b = $("last-trick"); if (b) b.click(); }
+    // a control's aria-keyshortcuts is its key: H for Hint, and the renderer's (L for the last trick)
+    if (ev.key.length !== 1) return;
+    const key = ev.key.toUpperCase();
+    const b = [...$("controls").querySelectorAll("button[aria-keyshortcuts]")].find((x) => x.getAttribute("aria-keyshortcuts") === key);
+    if (b) b.click();
   });
   $("four").checked = fourColour();
   $("four").addEventListener("change", () => { setFourColour($("four").checked); render(); });
