@@ -41,8 +41,8 @@ def make_executor(kind: str = "process", workers: int = 2) -> Executor:
 
 
 async def run_decision(
-    executor: Executor, level: str, seed: int, observation: dict[str, Any], extra_delay: float = 0.0
+    executor: Executor | None, level: str, seed: int, observation: dict[str, Any], extra_delay: float = 0.0
 ) -> dict[str, Any]:
-    """Await one decision computed in ``executor``."""
+    """Await one decision computed in ``executor`` (``None``: the event loop's default thread pool)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(executor, decide, level, seed, observation, extra_delay)

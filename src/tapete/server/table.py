@@ -15,10 +15,11 @@ import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tapete.engine.base import JSON
+from tapete.engine.base import JSON, Game
 from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.server import botpool
@@ -90,21 +91,22 @@ class TableConfig:
 
     append_event: Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaitable[None]]
     set_override: Callable[[str, int, str | None, bool], Awaitable[None]]
-    executor: Any = None
+    executor: Executor | None = None
     bot_delay: float = 0.6
     bot_extra_delay: float = 0.0
     handover_grace: float = 30.0
     observer: Callable[[Table, int | None, str, Message], None] | None = None
 
 
-def hand_index(game: Any) -> int:
+def hand_index(game: Game) -> int:
+    """The number of the hand being played (0 for a one-deal game)."""
     return max(0, int(getattr(game, "hand_number", 0)))
 
 
 class Table:
     """One table: its game, seats, clients and bot driver."""
 
-    def __init__(self, row: TableRow, game: Any, config: TableConfig) -> None:
+    def __init__(self, row: TableRow, game: Game, config: TableConfig) -> None:
         self.id = row.id
         self.name = row.name
         self.profile = row.profile

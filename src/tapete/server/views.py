@@ -8,13 +8,11 @@ until they are listed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from tapete.engine.base import JSON
+from tapete.engine.base import JSON, Game
 from tapete.families import family_of
 
 
-def spectator_view(game: Any) -> dict[str, JSON]:
+def spectator_view(game: Game) -> dict[str, JSON]:
     """Public facts only: no hand, no legal actions, ``seat`` is ``None``."""
     # the observation of a seat that is not to act carries no legal actions; its hand is
     # simply not copied
@@ -22,23 +20,21 @@ def spectator_view(game: Any) -> dict[str, JSON]:
     return family_of(game).public_view(game.observation(seat))
 
 
-def hand_summary(game: Any, finished_hand: int) -> dict[str, JSON] | None:
+def hand_summary(game: Game, finished_hand: int) -> dict[str, JSON] | None:
     """The result of a finished hand (families with ``hand_results``), from public facts."""
     obs = spectator_view(game)
     last = obs.get("last_hand")
     out: dict[str, JSON] = {"hand": finished_hand, "result": last, "scores": obs.get("scores"), "bags": obs.get("bags")}
     # the finished hand's bids and tricks won per seat (public once the hand is over)
-    summary = getattr(game, "replay_summary", None)
-    if summary is not None:
-        hands = summary().get("hands") or []
-        done = [h for h in hands if h.get("score_change") is not None]
-        if done:
-            out["bids"] = done[-1].get("bids")
-            out["tricks_won"] = done[-1].get("tricks_won")
+    hands = game.replay_summary().get("hands") or []
+    done = [h for h in hands if h.get("score_change") is not None]
+    if done:
+        out["bids"] = done[-1].get("bids")
+        out["tricks_won"] = done[-1].get("tricks_won")
     return out
 
 
-def game_summary(game: Any) -> dict[str, JSON]:
+def game_summary(game: Game) -> dict[str, JSON]:
     """Final scores, winner and (runfast) settlement — all public."""
     obs = spectator_view(game)
     out: dict[str, JSON] = {"scores": list(game.scores()), "winner": game.winner()}
