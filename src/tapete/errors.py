@@ -1,6 +1,7 @@
 """Errors with stable codes.
 
-Codes are identifiers that never change (``spec/records.md``); messages are for people.
+Codes are identifiers that never change (``docs/records.md``, *Refusal codes*); messages are for
+people, and ``tapete.server.messages`` explains each code in the player's language.
 """
 
 from __future__ import annotations
