@@ -212,3 +212,28 @@ def test_lobby_phone_screenshot_and_open_tables(browser: Any, base_url: str) -> 
         shot(page, "lobby-es-phone")
     finally:
         context.close()
+
+
+def test_keyboard_shortcuts_hint_and_last_trick(page: Any, base_url: str) -> None:
+    """H asks for a hint and L shows the last trick, from the controls' aria-keyshortcuts."""
+    start_from_lobby(page, base_url, "cutthroat", ["you", "easy", "easy"])
+    wait_turn_or(page, "false")
+    page.locator("body").press("h")
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Hint')")
+    for _ in range(60):
+        wait_turn_or(page, "m.dataset.over === '1'")
+        if page.locator("#last-trick").count():
+            break
+        if dataset(page)["phase"] == "bid":
+            click_and_wait(page, "#controls button.bid")
+        else:
+            click_and_wait(page, "#hand button.card.playable")
+    else:
+        raise AssertionError("no trick was ever shown beside a finished one")
+    assert page.get_attribute("#last-trick", "aria-pressed") == "false"
+    page.locator("body").press("l")
+    page.wait_for_selector("#last-trick[aria-pressed='true']")
+    assert page.inner_text("#center .trick-label").startswith("Last trick")
+    page.locator("body").press("L")
+    page.wait_for_selector("#last-trick[aria-pressed='false']")
+    assert not page.locator("#center .trick-label").count()
