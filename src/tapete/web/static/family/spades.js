@@ -2,9 +2,37 @@
 // bids, tricks, the last-trick toggle and the hand summaries. Interface: ../renderer.js.
 import { t, cardName, number } from "../i18n.js";
 import { cardSVG, shortCard, SUIT_ORDER } from "../cards.js";
-import { bidText, esc, summaryTable, scoreChart, historyTable } from "../summary.js";
+import { esc, scoreChart, historyTable } from "../summary.js";
 
 export const selectsCards = false;
+
+/** A bid as shown: "Nil" for 0, "–" for none, special bids by their code. */
+function bidText(b) {
+  if (b === null || b === undefined) return "–";
+  if (b === 0 || b === "nil") return t("Nil");
+  return typeof b === "number" ? number(b) : String(b);
+}
+
+function sideSeats(side, sides, partnership, nSeats) {
+  if (!partnership) return [side];
+  const out = []; for (let i = side; i < nSeats; i += sides) out.push(i); return out;
+}
+
+/** The worked-example table of one hand: bid, won, points, prizes, penalty, change, total, bags per side. */
+function summaryTable(h, sides, sideName, partnership) {
+  const r = h.result || {};
+  const nSeats = (h.bids || []).length;
+  const head = Array.from({ length: sides }, (_, s) => `<th scope="col">${esc(sideName(s))}</th>`).join("");
+  const row = (label, f) => `<tr><th scope="row">${esc(label)}</th>${Array.from({ length: sides }, (_, s) => `<td>${esc(f(s))}</td>`).join("")}</tr>`;
+  const seatsOf = (s) => sideSeats(s, sides, partnership, nSeats);
+  const bids = (s) => seatsOf(s).map((i) => bidText(h.bids ? h.bids[i] : null)).join(" + ");
+  const won = (s) => number(seatsOf(s).reduce((a, i) => a + ((h.tricks_won || [])[i] || 0), 0));
+  const arr = (a) => (s) => (a && a[s] !== undefined ? number(a[s]) : "–");
+  return `<section id="hand-summary"><h2>${esc(t("Hand summary"))} — ${esc(t("Hand {n}", { n: h.hand + 1 }))}</h2>
+<table class="summary"><tr><th></th>${head}</tr>
+${row(t("Bid"), bids)}${row(t("Won"), won)}${row(t("Points"), arr(r.contract))}${row(t("Prizes"), arr(r.prizes))}
+${row(t("Penalty"), arr(r.penalty))}${row(t("Change"), arr(r.score_change))}${row(t("Total"), arr(h.scores))}${row(t("Bags"), arr(h.bags))}</table></section>`;
+}
 
 const RANK_ORDER = "23456789TJQKA";
 const JOKER_RANK = { RJ: 30, BJ: 29, XJ: 28 };
