@@ -87,11 +87,6 @@ def test_table_and_replay_viewer_load_the_renderer_by_name() -> None:
     assert "m.renderer" in table, "the table ignores the renderer named in welcome"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pyproject.toml's [tool.setuptools.package-data] lacks 'web/static/family/*.js' "
-    "(not this area's file: add the glob there, then remove this marker)",
-)
 def test_package_data_ships_every_static_file() -> None:
     globs = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["tapete"]
     for path in STATIC.rglob("*"):
