@@ -38,6 +38,8 @@ _SYMBOL_TO_SUIT: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧":
 SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 JOKER_MASK: Final = (1 << XJ) | (1 << BJ) | (1 << RJ)
 TRUMP_MASK: Final = SUIT_MASKS[SPADES] | JOKER_MASK
+TRUMP_START: Final = 39
+"""The first trump of the Spades family (2♠): every card int from here up is a trump."""
 FULL_DECK_MASK: Final = (1 << 52) - 1
 
 
@@ -136,6 +138,27 @@ def mask_of(cards: Iterable[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+def mask_of_names(names: Iterable[str]) -> int:
+    """The bitmask of some cards given by name (forgiving, as ``Card.parse``); ``CardError`` on a bad name.
+
+    >>> mask_of_names(["2C", "4c"]), mask_of_names([])
+    (5, 0)
+    """
+    m = 0
+    for name in names:
+        m |= 1 << Card.parse(name)
+    return m
+
+
+def names_of_mask(mask: int) -> list[str]:
+    """Canonical names of the cards of a bitmask, lowest card int first.
+
+    >>> names_of_mask(mask_of_names(["AS", "2C", "RJ"]))
+    ['2C', 'AS', 'RJ']
+    """
+    return [_NAMES[c] for c in iter_bits(mask)]
 
 
 class CardSet:
@@ -327,7 +350,7 @@ class CardSet:
 
     def names(self) -> list[str]:
         """Canonical names, lowest card int first."""
-        return [_NAMES[c] for c in iter_bits(self.mask)]
+        return names_of_mask(self.mask)
 
     def sorted_for_display(self) -> list[Card]:
         """Spades (jokers first), hearts, clubs, diamonds — high to low within each."""
