@@ -248,15 +248,18 @@ def rank_profile(mask: int) -> tuple[int, int, int, int]:
     return aob | cod, ab | cd | (aob & cod), (ab & cod) | (cd & aob), ab & cd
 
 
+def _extend(combos: Iterable[int], nxt: tuple[RunFastAction, ...]) -> Iterable[int]:
+    """Every combination of ``combos`` joined with one of ``nxt`` (the next rank's choices)."""
+    if len(nxt) == 1:
+        one = nxt[0]
+        return [x | one for x in combos]
+    return [x | y for x in combos for y in nxt]
+
+
 def _window(mask: int, start: int, length: int, subs: dict[int, tuple[RunFastAction, ...]]) -> Iterable[int]:
     combos: Iterable[int] = subs[mask & _RANK_CARDS[start]]
     for r in range(start + 1, start + length):
-        nxt = subs[mask & _RANK_CARDS[r]]
-        if len(nxt) == 1:
-            one = nxt[0]
-            combos = [x | one for x in combos]
-        else:
-            combos = [x | y for x in combos for y in nxt]
+        combos = _extend(combos, subs[mask & _RANK_CARDS[r]])
     return combos
 
 
@@ -268,12 +271,7 @@ def _all_runs(mask: int, present: int, starts: int, subs: dict[int, tuple[RunFas
         r = s + 1
         length = 1
         while present >> r & 1:
-            nxt = subs[mask & _RANK_CARDS[r]]
-            if len(nxt) == 1:
-                one = nxt[0]
-                combos = [x | one for x in combos]
-            else:
-                combos = [x | y for x in combos for y in nxt]
+            combos = _extend(combos, subs[mask & _RANK_CARDS[r]])
             length += 1
             if length >= min_len:
                 out += map(_new_action, combos)
@@ -287,19 +285,9 @@ def lead_plays(mask: int) -> list[RunFastAction]:
     >>> sorted(str(a) for a in lead_plays(action_of(["3H", "3S", "4S"])))
     ['play 3♠', 'play 3♠ 3♥', 'play 3♥', 'play 4♠']
     """
-    a = mask & _M13
-    b = (mask >> 13) & _M13
-    c = (mask >> 26) & _M13
-    d = mask >> 39
-    ab = a & b
-    cd = c & d
-    aob = a | b
-    cod = c | d
-    g1 = aob | cod
-    g2 = ab | cd | (aob & cod)
-    g3 = (ab & cod) | (cd & aob)
+    g1, g2, g3, g4 = rank_profile(mask)
     subs1, subs2 = _SUBS[1], _SUBS[2]
-    out = [*_S0[a], *_S1[b], *_S2[c], *_S3[d]]
+    out = [*_S0[mask & _M13], *_S1[(mask >> 13) & _M13], *_S2[(mask >> 26) & _M13], *_S3[mask >> 39]]
     if g2:
         for rc in _RCS[g2]:
             out += subs2[mask & rc]
@@ -307,7 +295,6 @@ def lead_plays(mask: int) -> list[RunFastAction]:
             subs3 = _SUBS[3]
             for rc in _RCS[g3 & ~_ACE_STD]:
                 out += subs3[mask & rc]
-            g4 = ab & cd
             if g4:
                 subs4 = _SUBS[4]
                 for rc in _RCS[g4]:
