@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import IntEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
+
+from tapete.errors import IllegalAction
 
 JSON = Any
 """A JSON-able value (dicts, lists, str, int, bool, None)."""
@@ -18,25 +20,64 @@ class Phase(IntEnum):
     OVER = 3
 
 
+class BaseObservation(TypedDict):
+    """The fields every family's observation starts with (each family's ``TypedDict`` adds its own)."""
+
+    game: str
+    profile: str
+    options: dict[str, JSON]
+    rules: dict[str, JSON]
+    seat: int
+    players: int
+    phase: str
+    to_act: int | None
+    hand_sizes: list[int]
+    scores: list[int]
+    winner: int | None
+    legal_actions: list[dict[str, JSON]]
+
+
+def check_turn(seat: int, to_act: int | None) -> None:
+    """Refuse an action of ``seat`` unless it is its turn (``to_act`` is ``None`` once over)."""
+    if to_act is None:
+        raise IllegalAction("wrong_phase", "the game is over: no more actions")
+    if seat != to_act:
+        raise IllegalAction("not_your_turn", f"it is seat {to_act}'s turn, not seat {seat}'s")
+
+
+def acting_seat(seat: int | None, to_act: int | None) -> int:
+    """The seat an action is written for: ``seat`` if given, else the seat to act."""
+    who = to_act if seat is None else seat
+    if who is None:
+        raise ValueError("the game is over: name the seat of the action")
+    return who
+
+
 G = TypeVar("G", bound="Game")
 
 
 class Game(Protocol):
-    """The engine's public surface, the same for every family (``design.md``)."""
+    """The engine's public surface, the same for every family.
+
+    Actions are small ints (each family's action type subclasses ``int``); in the record
+    format they are dicts (``to_record``/``from_record`` on the action types). Each
+    family types its observation (a ``TypedDict``: ``SpadesObservation``,
+    ``RunFastObservation``, both starting with ``BaseObservation``); here it is JSON.
+    """
 
     num_players: int
     phase: Phase
 
     @property
     def to_act(self) -> int | None: ...
-    def legal_actions(self) -> Sequence[Any]: ...
-    def apply(self, action: Any) -> None: ...
+    def legal_actions(self) -> Sequence[int]: ...
+    def apply(self, action: int | Mapping[str, Any]) -> None: ...
     def is_over(self) -> bool: ...
     def scores(self) -> list[int]: ...
     def winner(self) -> int | None: ...
-    def observation(self, seat: int) -> dict[str, JSON]: ...
-    def record(self) -> dict[str, JSON]: ...
+    def observation(self, seat: int) -> JSON: ...
+    def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]: ...
     def clone(self: G) -> G: ...
-    def parse_action(self, obj: Mapping[str, Any]) -> Any: ...
-    def action_to_record(self, action: Any, seat: int | None = None) -> dict[str, JSON]: ...
+    def parse_action(self, obj: object) -> int: ...
+    def action_to_record(self, action: int, seat: int | None = None) -> dict[str, JSON]: ...
     def replay_summary(self) -> dict[str, JSON]: ...

@@ -15,13 +15,15 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from tapete.bots.base import Bot, Observation
+from tapete.bots.base import Observation
 from tapete.bots.runfast.policy import easy_choose, normal_choose
 from tapete.bots.runfast.sampler import Sampler, sample_deals
 from tapete.bots.runfast.search import hard_choose
 from tapete.bots.runfast.view import View, read_view
+from tapete.engine.runfast.observation import RunFastObservation
+from tapete.families.registry import Bot
 
 DEFAULT_SAMPLES = 32
 """Hard: sampled deals per decision."""
@@ -62,7 +64,7 @@ class RunFastBot:
         return hard_choose(view, rng, self.samples, self.candidates, self.steps)
 
     def act(self, observation: Observation) -> dict[str, Any]:
-        view = read_view(observation)
+        view = read_view(cast(RunFastObservation, observation))  # the family's own observation
         if not view.legal:
             raise ValueError("this observation has no legal actions: it is not this seat's turn")
         mask = self.choose(view)

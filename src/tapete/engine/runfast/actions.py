@@ -9,14 +9,17 @@ a rank in the order ♠ ♥ ♦ ♣.
 (RunFastAction('play 9S 9H'), 'play 9♠ 9♥', {'seat': 1, 'play': ['9S', '9H']})
 >>> PASS, PASS.to_record(0)
 (RunFastAction('pass'), {'seat': 0, 'pass': True})
+>>> RunFastAction.from_record({"seat": 1, "play": ["9S", "9H"]}) == (1, a)
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
-from tapete.cards import CARDS, Card, card_name, card_symbol, iter_bits
+from tapete.cards import CARDS, Card, CardError, card_name, card_symbol, iter_bits
+from tapete.errors import IllegalAction
 
 RF_RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 """Run Fast ranks from low to high; index ``i`` is the Run Fast rank ``i``."""
@@ -88,10 +91,30 @@ class RunFastAction(int):
         return card_names(self)
 
     def to_record(self, seat: int) -> dict[str, object]:
-        """The action in the record format of ``spec/records.md``."""
+        """The action in the record format (``docs/records.md``); ``from_record`` reads it back."""
         if self == 0:
             return {"seat": seat, "pass": True}
         return {"seat": seat, "play": card_names(self)}
+
+    @staticmethod
+    def from_record(obj: object, players: int = 3) -> tuple[int, RunFastAction]:
+        """``(seat, action)`` of a record-format action; ``IllegalAction('bad_record')`` if malformed."""
+        if not isinstance(obj, Mapping):
+            raise IllegalAction(
+                "bad_record",
+                f'an action must be an object such as {{"seat": 0, "play": ["9S", "9H"]}}, not {obj!r}',
+            )
+        seat = obj.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {players - 1}, not {seat!r}")
+        kinds = [k for k in ("play", "pass") if k in obj]
+        if len(kinds) != 1 or set(obj) - {"seat", "play", "pass"}:
+            raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play' or 'pass'")
+        if kinds[0] == "pass":
+            if obj["pass"] is not True:
+                raise IllegalAction("bad_record", "'pass' must be true")
+            return seat, PASS
+        return seat, RunFastAction(_play_mask(obj["play"]))
 
     def __str__(self) -> str:
         return "pass" if self == 0 else "play " + card_symbols(self)
@@ -109,6 +132,31 @@ def action_of(cards: Iterable[str | int]) -> RunFastAction:
     for c in cards:
         mask |= 1 << (int(Card.parse(c)) if isinstance(c, str) else int(c))
     return RunFastAction(mask)
+
+
+def _play_mask(value: object) -> int:
+    """The cards of a record's ``play`` (a list of names, or one string of them), each once."""
+    items: list[object]
+    if isinstance(value, str):
+        items = list(value.replace(",", " ").split())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise IllegalAction("bad_record", f"'play' must be a list of cards such as [\"9S\", \"9H\"], not {value!r}")
+    if not items:
+        raise IllegalAction("bad_record", "a play needs at least one card; to pass write {\"pass\": true}")
+    mask = 0
+    for item in items:
+        if not isinstance(item, str):
+            raise IllegalAction("bad_record", f"{item!r} is not a card (write cards such as '9S' or '10♥')")
+        try:
+            card = int(Card.parse(item))
+        except CardError as exc:
+            raise IllegalAction("bad_record", str(exc)) from exc
+        if mask >> card & 1:
+            raise IllegalAction("bad_record", f"{card_symbol(card)} is twice in one play")
+        mask |= 1 << card
+    return mask
 
 
 __all__ = [

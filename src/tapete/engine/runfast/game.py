@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from tapete.cards import Card, CardError, card_name, card_symbol, iter_bits
+from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase
+from tapete.engine.base import JSON, Phase, acting_seat, check_turn
 from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols
 from tapete.engine.runfast.combos import (
     CELESTIAL,
@@ -33,6 +33,7 @@ from tapete.engine.runfast.combos import (
     responses,
     why_not_combination,
 )
+from tapete.engine.runfast.observation import BombView, CurrentPlay, PlayView, RunFastObservation
 from tapete.engine.runfast.rules import RunFastRules
 from tapete.engine.runfast.settlement import Settlement, bomb_bonus, settle
 from tapete.errors import BadRecord, IllegalAction
@@ -42,6 +43,7 @@ HAND_SIZE: Final = 16
 _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _NO_KEY: Final = -1
+_DECK_NAME: Final = "the Run Fast deck (no jokers, no A♥, 2♠ the only two)"
 
 
 # --- the deal -----------------------------------------------------------------------
@@ -74,28 +76,7 @@ def check_deal(cards: Sequence[Sequence[object]]) -> list[list[int]]:
             raise BadRecord(f"seat {seat}'s cards must be a list of cards")
         if len(hand) != HAND_SIZE:
             raise BadRecord(f"seat {seat} was dealt {len(hand)} cards; Run Fast deals {HAND_SIZE} to each seat")
-    seen = 0
-    out: list[list[int]] = []
-    for hand in cards:
-        parsed: list[int] = []
-        for item in hand:
-            if isinstance(item, str):
-                try:
-                    card = int(Card.parse(item))
-                except CardError as exc:
-                    raise BadRecord(str(exc)) from exc
-            elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 55:
-                card = int(item)
-            else:
-                raise BadRecord(f"{item!r} is not a card")
-            if not DECK_MASK >> card & 1:
-                raise BadRecord(f"{card_symbol(card)} is not in the Run Fast deck (no jokers, no A♥, 2♠ the only two)")
-            if seen >> card & 1:
-                raise BadRecord(f"{card_symbol(card)} is dealt twice")
-            seen |= 1 << card
-            parsed.append(card)
-        out.append(parsed)
-    return out
+    return dealing.read_deal(cards, DECK_MASK, _DECK_NAME, card_symbol)
 
 
 # --- the game -----------------------------------------------------------------------
@@ -135,7 +116,7 @@ class RunFastGame:
         cards = deal_from_seed(seed) if deal is None else check_deal(deal)
         self.dealt: list[list[int]] = cards
         """Each seat's cards as dealt (never changed)."""
-        self.hands: list[int] = [_mask(hand) for hand in cards]
+        self.hands: list[int] = [mask_of(hand) for hand in cards]
         """Each seat's cards now, as bitmasks."""
         self.played: list[bool] = [False] * PLAYERS
         first = rules.first_lead_card
@@ -201,9 +182,9 @@ class RunFastGame:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
         if type(action) is not RunFastAction:
             action = self.parse_action(action)
-        if self.phase is _OVER:
+        seat = self.to_act_
+        if seat is None:  # only once the game is over
             raise IllegalAction("wrong_phase", "the game is over: no more actions")
-        seat: int = self.to_act_  # type: ignore[assignment]
         if not action:
             # a pass (inlined: half of all actions are passes)
             cur = self.cur_key
@@ -325,7 +306,7 @@ class RunFastGame:
         return g
 
     # --- actions in the record format -------------------------------------------------
-    def parse_action(self, obj: Mapping[str, Any] | int) -> RunFastAction:
+    def parse_action(self, obj: object) -> RunFastAction:
         """Read an action (a record-format dict, or a card mask) for the seat to act.
 
         Malformed input raises ``IllegalAction('bad_record')``; another seat's action
@@ -337,48 +318,28 @@ class RunFastGame:
             if not 0 <= obj < 1 << 55:
                 raise IllegalAction("bad_record", f"{obj} is not a card mask")
             return RunFastAction(obj)
-        if not isinstance(obj, Mapping):
-            raise IllegalAction(
-                "bad_record",
-                f'an action must be an object such as {{"seat": 0, "play": ["9S", "9H"]}}, not {obj!r}',
-            )
-        seat = obj.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {PLAYERS - 1}, not {seat!r}")
-        kinds = [k for k in ("play", "pass") if k in obj]
-        extra = set(obj) - {"seat", "play", "pass"}
-        if len(kinds) != 1 or extra:
-            raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play' or 'pass'")
-        if kinds[0] == "pass":
-            if obj["pass"] is not True:
-                raise IllegalAction("bad_record", "'pass' must be true")
-            action = PASS
-        else:
-            action = RunFastAction(_parse_play(obj["play"]))
-        if self.phase is _OVER:
-            raise IllegalAction("wrong_phase", "the game is over: no more actions")
-        if seat != self.to_act_:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act_}'s turn, not seat {seat}'s")
+        seat, action = RunFastAction.from_record(obj, PLAYERS)
+        check_turn(seat, self.to_act_)
         return action
 
     def action_to_record(self, action: int, seat: int | None = None) -> dict[str, JSON]:
-        act = action if isinstance(action, RunFastAction) else RunFastAction(action)
-        return act.to_record(self.to_act_ if seat is None else seat)  # type: ignore[arg-type]
+        """An action in the record format, for ``seat`` (default: the seat to act)."""
+        return RunFastAction(action).to_record(acting_seat(seat, self.to_act_))
 
     # --- what a seat sees ---------------------------------------------------------------
-    def _plays_json(self) -> list[JSON]:
+    def _plays_json(self) -> list[PlayView]:
         return [{"seat": s, "pass": True} if not m else {"seat": s, "cards": card_names(m)} for s, m in self.log]
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"no seat {seat}")
         rules = self.rules
         cur_key = self.cur_key
-        current: JSON = None
+        current: CurrentPlay | None = None
         if cur_key >= 0:
             current = {"seat": self.cur_seat, "cards": card_names(self.cur_mask), "combination": describe(cur_key)}
-        pending: JSON = None
+        pending: BombView | None = None
         if self.pending >= 0:
             pending = {"seat": self.pending, "cards": card_names(self.pending_mask)}
         s = self.settlement
@@ -442,48 +403,15 @@ def card_names_as_dealt(cards: Sequence[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
-def _parse_play(value: object) -> int:
-    items: list[object]
-    if isinstance(value, str):
-        items = list(value.replace(",", " ").split())
-    elif isinstance(value, (list, tuple)):
-        items = list(value)
-    else:
-        raise IllegalAction("bad_record", f"'play' must be a list of cards such as [\"9S\", \"9H\"], not {value!r}")
-    if not items:
-        raise IllegalAction("bad_record", "a play needs at least one card; to pass write {\"pass\": true}")
-    mask = 0
-    for item in items:
-        if not isinstance(item, str):
-            raise IllegalAction("bad_record", f"{item!r} is not a card (write cards such as '9S' or '10♥')")
-        try:
-            card = int(Card.parse(item))
-        except CardError as exc:
-            raise IllegalAction("bad_record", str(exc)) from exc
-        if mask >> card & 1:
-            raise IllegalAction("bad_record", f"{card_symbol(card)} is twice in one play")
-        mask |= 1 << card
-    return mask
-
-
 _SINGLE_KEY: Final = (None, *(classify(1 << c) for c in range(55)))
 """``_SINGLE_KEY[c + 1]``: the key of a single card ``c`` (``None`` for jokers)."""
-
-
-_BITS: Final = tuple(1 << c for c in range(55))
-
-
-def _mask(cards: Sequence[int]) -> int:
-    return sum(map(_BITS.__getitem__, cards))
 
 
 def _not_in_hand(missing: int) -> IllegalAction:
     foreign = missing & ~DECK_MASK
     if foreign:
         names = " ".join(card_symbol(c) for c in iter_bits(foreign))
-        return IllegalAction(
-            "card_not_in_hand", f"{names} is not in the Run Fast deck (no jokers, no A♥, 2♠ the only two)"
-        )
+        return IllegalAction("card_not_in_hand", f"{names} is not in {_DECK_NAME}")
     return IllegalAction("card_not_in_hand", f"you do not hold {card_symbols(missing)}")
 
 

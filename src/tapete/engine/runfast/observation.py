@@ -1,0 +1,54 @@
+"""What one seat of Run Fast sees: the typed shape of ``RunFastGame.observation``.
+
+Cards are canonical names, low to high in Run Fast order; actions in the record format.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from tapete.engine.base import JSON, BaseObservation
+
+PlayView = TypedDict("PlayView", {"seat": int, "cards": NotRequired[list[str]], "pass": NotRequired[bool]})
+"""One logged action: ``seat`` and either ``cards`` (a play) or ``pass`` (true)."""
+
+
+class CurrentPlay(TypedDict):
+    """The play to beat: who made it, its cards and its combination in words."""
+
+    seat: int
+    cards: list[str]
+    combination: str
+
+
+class BombView(TypedDict):
+    """A bomb still waiting for its bonus (``pending_bomb``)."""
+
+    seat: int
+    cards: list[str]
+
+
+class BombBonusView(TypedDict):
+    """A bomb that earned its bonus."""
+
+    seat: int
+    cards: list[str]
+    points: int
+
+
+class RunFastObservation(BaseObservation):
+    """One seat's view of a Run Fast deal."""
+
+    first_leader: int
+    hand: list[str]
+    has_played: list[bool]
+    plays: list[PlayView]
+    current: CurrentPlay | None
+    passed: list[int]
+    pending_bomb: BombView | None
+    bomb_bonuses: list[BombBonusView]
+    bonus: list[int]
+    settlement: dict[str, JSON] | None
+
+
+__all__ = ["BombBonusView", "BombView", "CurrentPlay", "PlayView", "RunFastObservation"]
