@@ -23,6 +23,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "src/tapete/engine/dealing.py",
     "src/tapete/engine/spades/scoring.py",
+    "src/tapete/engine/spades/trick.py",
     "src/tapete/engine/spades/game.py",
     "src/tapete/engine/spades/determinize.py",
 ]

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ENGINE_TESTS = [
     "tests/spades",
+    "tests/test_codecs.py",
     "tests/test_conformance.py",
     "tests/test_golden.py",
     "tests/test_records.py",
@@ -72,6 +73,7 @@ def test_the_build_compiles_the_engine_modules(compiled_src: Path) -> None:
         "tapete.engine.dealing",
         "tapete.engine.spades.game",
         "tapete.engine.spades.scoring",
+        "tapete.engine.spades.trick",
         "tapete.engine.spades.determinize",
     ]
     code = "import importlib, sys\n" + "".join(f"print(importlib.import_module({name!r}).__file__)\n" for name in names)

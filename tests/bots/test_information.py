@@ -9,7 +9,7 @@ import pytest
 import tapete
 from tapete.bots import make_bot, sample_deal
 from tapete.cards import TRUMP_MASK, card_name, iter_bits
-from tapete.engine.spades.game import suit_of
+from tapete.engine.spades.trick import suit_of
 
 PROFILES = ["spades", "cutthroat", "cutthroat-official", "cutthroat-5p-2jokers"]
 

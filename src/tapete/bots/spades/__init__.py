@@ -6,9 +6,9 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from tapete.bots.base import Bot, Observation
+from tapete.bots.base import Observation
 from tapete.bots.spades.bidding import hard_bid
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
@@ -16,6 +16,8 @@ from tapete.bots.spades.sampler import Sampler, sample_deal
 from tapete.bots.spades.search import hard_mcts, hard_play, ismcts_play
 from tapete.bots.spades.view import SUITS, View, read_view
 from tapete.engine.spades.actions import BID_BASE, LOOK
+from tapete.engine.spades.observation import SpadesObservation
+from tapete.families.registry import Bot
 
 DEFAULT_SAMPLES = 160
 """Hard: the pool of bid-weighted deals the search draws its determinizations from."""
@@ -93,7 +95,7 @@ class SpadesBot:
         return ismcts_play(view, rng, self.simulations)
 
     def act(self, observation: Observation) -> dict[str, Any]:
-        view = read_view(observation)
+        view = read_view(cast(SpadesObservation, observation))  # the family's own observation
         if not view.legal:
             raise ValueError("this observation has no legal actions: it is not this seat's turn")
         code = self.choose(view)

@@ -17,7 +17,7 @@ from tapete.bots.spades.heuristics import nil_risk, normal_bid
 from tapete.bots.spades.rollout import greedy_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.view import View, bid_target, is_nil, read_view
-from tapete.engine.spades.actions import ACTIONS, BID_BASE, BLIND_CODES, CODE_SM, LOOK
+from tapete.engine.spades.actions import BID_BASE, BLIND_CODES, CODE_SM, LOOK, action_of_code
 from tapete.engine.spades.determinize import FastHand, state_from_observation
 
 MARGIN = 0.04
@@ -26,15 +26,13 @@ MARGIN = 0.04
 
 def _candidates(view: View, base: int) -> list[int]:
     legal = view.legal
-    base_bid = ACTIONS[base].bid  # type: ignore[union-attr]
+    base_bid = action_of_code(base).bid
     target = bid_target(base_bid)
     out = [base]
     for code in sorted(legal):
         if code == base or code in BLIND_CODES or code in (LOOK, CODE_SM):
             continue
-        bid = ACTIONS[code].bid  # type: ignore[union-attr]
-        if bid is None:
-            continue
+        bid = action_of_code(code).bid
         if is_nil(bid):
             if code == BID_BASE and nil_risk(view.hand, view.deck, view.n) < 2.0:
                 partner = view.partner
@@ -68,8 +66,8 @@ def hard_bid(view: View, rng: random.Random, samples: int) -> int:
     for hands in deals:
         try:
             g = state_from_observation(view.obs, hands)
-            while g.phase.name == "BID":
-                seat = int(g.to_act)  # type: ignore[arg-type]
+            while g.phase.name == "BID" and g.to_act is not None:
+                seat = g.to_act
                 codes = [int(a) for a in g.legal_actions()]
                 if LOOK in codes:
                     g.apply(LOOK)
@@ -88,7 +86,7 @@ def hard_bid(view: View, rng: random.Random, samples: int) -> int:
         for code in cands:
             f = f0.copy()
             bids = list(f0.bids)
-            bids[me] = ACTIONS[code].bid  # type: ignore[union-attr]
+            bids[me] = action_of_code(code).bid
             f.bids = bids
             targets, nil = seat_targets(bids, view.partnership)
             greedy_rollout(f, targets, nil, view.partnership)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tapete.bots.spades.view import (
     SUITS,
-    TRUMP_START,
     View,
     bid_target,
     high_bit,
@@ -12,8 +11,9 @@ from tapete.bots.spades.view import (
     is_nil,
     low_bit,
     lowest_card,
-    suit_of,
 )
+from tapete.cards import TRUMP_START
+from tapete.engine.spades.trick import suit_of, winning_cards
 
 
 def easy_play(view: View) -> int:
@@ -23,16 +23,7 @@ def easy_play(view: View) -> int:
 
 def _beats(view: View, mask: int) -> int:
     """The cards of ``mask`` that would win the current trick now."""
-    best = view.best_card
-    if best < 0:
-        return mask
-    lead = SUITS[view.lead_suit]
-    if best >= TRUMP_START:
-        return mask & SUITS[3] & ~((1 << (best + 1)) - 1)
-    above = mask & lead & ~((1 << (best + 1)) - 1)
-    if view.lead_suit != 3:
-        above |= mask & SUITS[3]
-    return above
+    return winning_cards(mask, view.best_card, SUITS[view.lead_suit] if view.lead_suit >= 0 else 0)
 
 
 def _bag_pressure(view: View) -> float:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Final
 
 from tapete.bots.spades.view import SUITS, bid_target, is_nil
-from tapete.cards import TRUMP_MASK
+from tapete.cards import TRUMP_MASK, TRUMP_START
 from tapete.engine.spades.determinize import FastHand
 from tapete.engine.spades.scoring import Bid
+from tapete.engine.spades.trick import winning_cards
 
-_T: Final = 39
 _CL, _DI, _HE = SUITS[0], SUITS[1], SUITS[2]
 
 
@@ -37,7 +36,7 @@ def _low(mask: int) -> int:
     part = mask & TRUMP_MASK
     if part:
         c = (part & -part).bit_length() - 1
-        if (c - 39) * 2 + 1 < key:
+        if (c - TRUMP_START) * 2 + 1 < key:
             best = c
     return best
 
@@ -102,12 +101,7 @@ def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], pa
     if pn and partner_winning:
         want, partner_winning = 1, False
     lead = f.lead_mask
-    if best >= _T:
-        beats = legal & TRUMP_MASK & ~((2 << best) - 1)
-    else:
-        beats = legal & lead & ~((2 << best) - 1)
-        if lead != TRUMP_MASK:
-            beats |= legal & TRUMP_MASK
+    beats = winning_cards(legal, best, lead)
     if want > 0 and not partner_winning:
         if beats:
             return _low(beats & lead) if beats & lead else _low(beats)
@@ -121,21 +115,11 @@ def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], pa
     return _low(under) if under else _low(legal)
 
 
-def _legal(f: FastHand, hand: int) -> int:
-    if f.trick:
-        return (hand & f.lead_mask) or hand
-    if f.must_lead_2c:
-        return 1
-    if not f.spades_broken:
-        return (hand & ~TRUMP_MASK) or hand
-    return hand
-
-
 def greedy_rollout(f: FastHand, targets: list[int], nil: list[bool], partnership: bool) -> None:
     """Play ``f`` to the end of the hand with the greedy policy (mutates ``f``)."""
     hands = f.hands
     while not f.done:
-        legal = _legal(f, hands[f.to_act])
+        legal = f.playable_cards(hands[f.to_act])
         if not legal & (legal - 1):
             f.play(legal.bit_length() - 1)
             continue
@@ -149,7 +133,7 @@ def mixed_rollout(
     hands = f.hands
     rand = rng.random
     while not f.done:
-        legal = _legal(f, hands[f.to_act])
+        legal = f.playable_cards(hands[f.to_act])
         if not legal & (legal - 1):
             f.play(legal.bit_length() - 1)
             continue
@@ -167,15 +151,7 @@ def random_rollout(f: FastHand, rng: random.Random) -> None:
     """Play ``f`` to the end of the hand with uniformly random legal cards."""
     hands = f.hands
     while not f.done:
-        hand = hands[f.to_act]
-        if f.trick:
-            legal = (hand & f.lead_mask) or hand
-        elif f.must_lead_2c:
-            legal = 1
-        elif not f.spades_broken:
-            legal = (hand & ~TRUMP_MASK) or hand
-        else:
-            legal = hand
+        legal = f.playable_cards(hands[f.to_act])
         k = rng.randrange(legal.bit_count())
         while k:
             legal &= legal - 1

@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 import random
 
-from tapete.bots.base import Observation
 from tapete.bots.spades.heuristics import estimate_tricks, nil_risk
 from tapete.bots.spades.view import SUITS, View, bid_target, read_view
 from tapete.engine.spades.determinize import played_by_seat
+from tapete.engine.spades.observation import SpadesObservation
 
 
 class Sampler:
@@ -143,7 +143,7 @@ class Sampler:
         return rng.choices(candidates, weights=weights, k=count)
 
 
-def sample_deal(observation: Observation, rng: random.Random, *, weighted: bool = True) -> list[int]:
+def sample_deal(observation: SpadesObservation, rng: random.Random, *, weighted: bool = True) -> list[int]:
     """A deal consistent with ``observation``: every seat's current cards as a mask.
 
     The observer's own hand is kept; the other seats get the right number of cards from

@@ -9,15 +9,14 @@ from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.rollout import greedy_rollout, mixed_rollout, random_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.view import SUITS, View, low_bit
+from tapete.cards import mask_of
 from tapete.engine.spades.determinize import FastHand
-from tapete.engine.spades.game import PRIZE_JACK_CARDS
+from tapete.engine.spades.trick import prize_masks
 
 
 def distinct_plays(view: View, legal: int) -> list[int]:
     """Legal cards with equivalent ones merged (touching cards: no unseen card between)."""
-    prize = 0
-    for jack in view.rules.prize_jacks:
-        prize |= 1 << PRIZE_JACK_CARDS[jack]
+    prize = sum(m for _, m in prize_masks(view.rules.prize_jacks))
     out: list[int] = []
     for s in range(4):
         part = legal & SUITS[s]
@@ -31,6 +30,14 @@ def distinct_plays(view: View, legal: int) -> list[int]:
                 out.append(c)
             prev = c
     return out
+
+
+def candidate_plays(view: View) -> list[int]:
+    """The distinct legal cards worth searching (one when the choice is forced)."""
+    legal = view.legal_mask()
+    if legal & (legal - 1) == 0:
+        return [low_bit(legal)]
+    return distinct_plays(view, legal)
 
 
 def side_weights(view: View) -> list[float]:
@@ -50,10 +57,7 @@ def side_weights(view: View) -> list[float]:
 
 def hard_play(view: View, rng: random.Random, samples: int, rollouts: int) -> int:
     """Determinized search: every candidate card over the same sampled deals, greedy rollouts."""
-    legal = view.legal_mask()
-    if legal & (legal - 1) == 0:
-        return low_bit(legal)
-    cands = distinct_plays(view, legal)
+    cands = candidate_plays(view)
     if len(cands) == 1:
         return cands[0]
     sampler = Sampler(view)
@@ -110,15 +114,10 @@ def hard_mcts(
     every seat in the tree maximizes its side's points minus the other sides' (the real
     hand score: contracts, nils, bags, prizes); playouts are epsilon-greedy.
     """
-    legal = view.legal_mask()
-    if legal & (legal - 1) == 0:
-        return low_bit(legal)
-    cands = distinct_plays(view, legal)
+    cands = candidate_plays(view)
     if len(cands) == 1:
         return cands[0]
-    root_mask = 0
-    for c in cands:
-        root_mask |= 1 << c
+    root_mask = mask_of(cands)
     sampler = Sampler(view)
     pool = sampler.weighted(rng, max(1, samples))
     template = FastHand.from_observation(view.obs, pool[0])

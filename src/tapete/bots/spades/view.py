@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
 
-from tapete.bots.base import Observation
-from tapete.cards import SUIT_MASKS, TRUMP_MASK, Card
-from tapete.engine.spades.actions import BID_BASE, LOOK, SPECIAL_CODE
-from tapete.engine.spades.determinize import rules_from_observation
+from tapete.cards import TRUMP_START, Card, mask_of, mask_of_names
+from tapete.engine.base import JSON
+from tapete.engine.spades.actions import SpadesAction
+from tapete.engine.spades.determinize import hand_tricks, rules_from_observation
+from tapete.engine.spades.observation import SpadesObservation
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid
+from tapete.engine.spades.trick import SUIT_MASK, suit_of, trick_seats, trick_size, trick_winner
 
-SUITS: Final = (SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], TRUMP_MASK)
+SUITS = SUIT_MASK
 """Masks of clubs, diamonds, hearts and trumps (spades + jokers)."""
-TRUMP_START: Final = 39
-
-
-def suit_of(card: int) -> int:
-    return 3 if card >= TRUMP_START else card // 13
 
 
 def high_bit(mask: int) -> int:
@@ -31,7 +28,7 @@ def low_bit(mask: int) -> int:
 
 def rank_of(card: int) -> int:
     """0 for a 2 … 12 for an ace, 13+ for jokers (the same scale in every suit)."""
-    return card - 39 if card >= TRUMP_START else card % 13
+    return card - TRUMP_START if card >= TRUMP_START else card % 13
 
 
 def lowest_card(mask: int) -> int:
@@ -62,18 +59,9 @@ def highest_card(mask: int, prefer_side: bool = True) -> int:
     return best
 
 
-def action_code(action: dict[str, Any]) -> int:
-    """The engine's action code of a record-form action dict."""
-    if "play" in action:
-        return int(Card.parse(action["play"]))
-    if "look" in action:
-        return LOOK
-    bid = action["bid"]
-    if bid == "nil":
-        return BID_BASE
-    if isinstance(bid, str):
-        return SPECIAL_CODE[bid.upper()]
-    return BID_BASE + int(bid)
+def action_code(action: Mapping[str, object], players: int) -> int:
+    """The engine's action code of a record-form action (the engine's own codec)."""
+    return int(SpadesAction.from_record(action, players)[1])
 
 
 def bid_target(bid: Bid | None) -> int:
@@ -93,7 +81,7 @@ def is_nil(bid: Bid | None) -> bool:
 class View:
     """The facts of one observation as masks (cards are ints, sets are bitmasks)."""
 
-    obs: Observation
+    obs: SpadesObservation
     rules: SpadesRules
     seat: int
     n: int
@@ -115,7 +103,7 @@ class View:
     voids: list[int]
     """Per seat, a 4-bit mask of the suits it has shown it is void in."""
     spades_broken: bool
-    legal: dict[int, dict[str, Any]]
+    legal: dict[int, dict[str, JSON]]
     """Legal action code → the record-form dict to return."""
 
     @property
@@ -137,16 +125,10 @@ class View:
 
     def to_play_after(self) -> list[int]:
         """The seats still to play to the current trick after this one."""
-        size = self.n - (1 if self.obs.get("sitting_out") is not None else 0)
-        left = size - len(self.trick) - 1
-        out: list[int] = []
-        s = self.seat
-        sitting = self.obs.get("sitting_out")
-        while len(out) < left:
-            s = (s + 1) % self.n
-            if s != sitting:
-                out.append(s)
-        return out
+        sitting = self.obs["sitting_out"]
+        out = -1 if sitting is None else sitting
+        leader = self.trick_seats[0] if self.trick_seats else self.seat
+        return trick_seats(leader, trick_size(self.n, out), self.n, out)[len(self.trick) + 1 :]
 
     def master(self, card: int) -> bool:
         """Whether no unseen card of the suit ranks above ``card`` (outside this hand)."""
@@ -166,27 +148,19 @@ class View:
         return bid_target(self.bids[seat]) - self.tricks_won[seat]
 
 
-def read_view(obs: Observation) -> View:
+def read_view(obs: SpadesObservation) -> View:
     """Read an observation once into a ``View``."""
     rules = rules_from_observation(obs)
-    n = int(obs["players"])
-    seat = int(obs["seat"])
-    hand = 0
-    for name in obs.get("hand") or ():
-        hand |= 1 << Card.parse(name)
-    deck = 0
-    for c in rules.deck_ints:
-        deck |= 1 << c
+    n = obs["players"]
+    seat = obs["seat"]
+    hand = mask_of_names(obs["hand"] or ())
+    deck = mask_of(rules.deck_ints)
     voids = [0] * n
     played = 0
     broken = False
-    tricks = list(obs.get("tricks") or [])
-    current = obs.get("trick")
-    if current:
-        tricks.append(current)
-    for t in tricks:
+    for t in hand_tricks(obs):
         cards = [int(Card.parse(c)) for c in t["cards"]]
-        seats = list(t["seats"])
+        seats = t["seats"]
         if not cards:
             continue
         lead = suit_of(cards[0])
@@ -198,31 +172,25 @@ def read_view(obs: Observation) -> View:
                 voids[s] |= 1 << lead
                 if suit_of(c) == 3:
                     broken = True
+    current = obs["trick"]
     trick_cards = [int(Card.parse(c)) for c in current["cards"]] if current else []
-    trick_seats = list(current["seats"][: len(trick_cards)]) if current else []
-    best_card, best_seat, lead_suit = -1, -1, -1
-    if trick_cards:
-        lead_suit = suit_of(trick_cards[0])
-        best_card, best_seat = trick_cards[0], trick_seats[0]
-        for c, s in zip(trick_cards[1:], trick_seats[1:], strict=True):
-            if (suit_of(c) == 3 and (suit_of(best_card) != 3 or c > best_card)) or (
-                suit_of(c) == lead_suit and suit_of(best_card) == lead_suit and c > best_card
-            ):
-                best_card, best_seat = c, s
-    legal = {action_code(a): a for a in obs.get("legal_actions") or ()}
+    trick_seats_ = current["seats"][: len(trick_cards)] if current else []
+    best_card, best_seat = trick_winner(trick_cards, trick_seats_)
+    lead_suit = suit_of(trick_cards[0]) if trick_cards else -1
+    legal = {action_code(a, n): a for a in obs["legal_actions"]}
     return View(
         obs=obs,
         rules=rules,
         seat=seat,
         n=n,
-        partnership=bool(obs.get("partnership")),
-        phase=str(obs["phase"]),
+        partnership=obs["partnership"],
+        phase=obs["phase"],
         hand=hand,
         deck=deck,
         played=played,
         unseen=deck & ~hand & ~played,
         trick=trick_cards,
-        trick_seats=trick_seats,
+        trick_seats=trick_seats_,
         best_card=best_card,
         best_seat=best_seat,
         lead_suit=lead_suit,
@@ -230,6 +198,6 @@ def read_view(obs: Observation) -> View:
         tricks_won=list(obs["tricks_won"]),
         hand_sizes=list(obs["hand_sizes"]),
         voids=voids,
-        spades_broken=bool(obs["spades_broken"]),
+        spades_broken=obs["spades_broken"],
         legal=legal,
     )

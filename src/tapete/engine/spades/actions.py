@@ -8,14 +8,18 @@ singleton, so producing the legal actions allocates nothing but the list.
 (SpadesAction('play AS'), SpadesAction('bid 4'), SpadesAction('bid BN'), SpadesAction('look'))
 >>> bid_action(0).to_record(2)
 {'seat': 2, 'bid': 0}
+>>> SpadesAction.from_record({"seat": 1, "play": "10♥"}, players=4)
+(1, SpadesAction('play TH'))
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
-from tapete.cards import CARDS, NUM_CARDS, card_name
+from tapete.cards import CARDS, NUM_CARDS, Card, CardError, card_name
 from tapete.engine.spades.rules import SPECIAL_BIDS
+from tapete.errors import IllegalAction
 
 BID_BASE: Final = 64
 MAX_BID: Final = 55
@@ -61,12 +65,46 @@ class SpadesAction(int):
         raise ValueError(f"{self} is not a bid")
 
     def to_record(self, seat: int) -> dict[str, object]:
-        """The action in the record format of ``spec/records.md``."""
+        """The action in the record format (``docs/records.md``); ``from_record`` reads it back."""
         if self < NUM_CARDS:
             return {"seat": seat, "play": card_name(self)}
         if self == LOOK:
             return {"seat": seat, "look": True}
         return {"seat": seat, "bid": self.bid}
+
+    @staticmethod
+    def from_code(code: object) -> SpadesAction:
+        """The action of an int code; ``IllegalAction('bad_record')`` for anything else."""
+        action = ACTIONS[code] if isinstance(code, int) and not isinstance(code, bool) and 0 <= code < NUM_CODES else None
+        if action is None:
+            raise IllegalAction("bad_record", f"{code!r} is not an action code")
+        return action
+
+    @staticmethod
+    def from_record(obj: object, players: int) -> tuple[int, SpadesAction]:
+        """``(seat, action)`` of a record-format action at a table of ``players`` seats.
+
+        Forgiving where records are (``"nil"``, ``"10♥"``, ``"bn"``); anything malformed
+        raises ``IllegalAction`` (``bad_record``, ``bid_out_of_range``, ``bid_not_allowed``).
+        """
+        if not isinstance(obj, Mapping):
+            raise IllegalAction(
+                "bad_record", f'an action must be an object such as {{"seat": 0, "play": "AS"}}, not {obj!r}'
+            )
+        seat = obj.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {players - 1}, not {seat!r}")
+        kinds = [k for k in ("play", "bid", "look") if k in obj]
+        if len(kinds) != 1 or set(obj) - {"seat", "play", "bid", "look"}:
+            raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play', 'bid' or 'look'")
+        value = obj[kinds[0]]
+        if kinds[0] == "play":
+            return seat, _play_of(value)
+        if kinds[0] == "look":
+            if value is not True:
+                raise IllegalAction("bad_record", "'look' must be true")
+            return seat, LOOK_ACTION
+        return seat, _bid_of(value)
 
     def __str__(self) -> str:
         if self < NUM_CARDS:
@@ -89,23 +127,56 @@ def _make(code: int) -> SpadesAction | None:
 _ALL: Final = tuple(_make(c) for c in range(NUM_CODES))
 ACTIONS: Final = _ALL
 """``ACTIONS[code]``: the cached action of a code (``None`` for unused codes)."""
-LOOK_ACTION: Final = _ALL[LOOK]
+
+
+def action_of_code(code: int) -> SpadesAction:
+    """The cached action of a code known to be valid (a ``ValueError`` otherwise)."""
+    action = _ALL[code] if 0 <= code < NUM_CODES else None
+    if action is None:
+        raise ValueError(f"{code} is not an action code")
+    return action
+
+
+LOOK_ACTION: Final = action_of_code(LOOK)
+
+
+def _play_of(value: object) -> SpadesAction:
+    if not isinstance(value, str):
+        raise IllegalAction("bad_record", f"'play' must be a card such as 'AS', not {value!r}")
+    try:
+        return action_of_code(Card.parse(value))
+    except CardError as exc:
+        raise IllegalAction("bad_record", str(exc)) from exc
+
+
+def _bid_of(value: object) -> SpadesAction:
+    if value == "nil":
+        value = 0
+    if isinstance(value, bool):
+        raise IllegalAction("bad_record", f"'bid' must be a number, 'nil' or a special bid, not {value!r}")
+    if isinstance(value, int):
+        if not 0 <= value <= MAX_BID:
+            raise IllegalAction("bid_out_of_range", f"a bid is a number of tricks from 0 up, not {value}")
+        return action_of_code(BID_BASE + value)
+    if isinstance(value, str) and value.upper() in SPECIAL_CODE:
+        return action_of_code(SPECIAL_CODE[value.upper()])
+    raise IllegalAction("bid_not_allowed", f"{value!r} is not a bid (a number, 'nil', 1F, 2F, B6, BN or SM)")
 
 
 def bid_action(n: int) -> SpadesAction:
-    action = _ALL[BID_BASE + n] if 0 <= n <= MAX_BID else None
-    if action is None:
+    if not 0 <= n <= MAX_BID:
         raise ValueError(f"no bid of {n}")
-    return action
+    return action_of_code(BID_BASE + n)
 
 
 def special_action(name: str) -> SpadesAction:
-    action = _ALL[SPECIAL_CODE[name]]
-    assert action is not None
-    return action
+    return action_of_code(SPECIAL_CODE[name])
 
 
 def play_action(card: int) -> SpadesAction:
-    action = _ALL[card]
-    assert action is not None
-    return action
+    return action_of_code(card)
+
+
+def bid_code(bid: int | str) -> int:
+    """The action code of a bid as records write it (a number, 0 for nil, or a special bid)."""
+    return _bid_of(bid)

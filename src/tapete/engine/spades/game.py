@@ -19,7 +19,6 @@ from typing import Any, Final
 from tapete.cards import (
     CARDS,
     NUM_CARDS,
-    SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     TRUMP_MASK,
@@ -28,9 +27,10 @@ from tapete.cards import (
     card_name,
     card_symbol,
     iter_bits,
+    mask_of,
 )
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase
+from tapete.engine.base import JSON, Phase, acting_seat, check_turn
 from tapete.engine.spades.actions import (
     ACTIONS,
     BID_BASE,
@@ -40,18 +40,23 @@ from tapete.engine.spades.actions import (
     CODE_SM,
     LOOK,
     LOOK_ACTION,
-    MAX_BID,
     SPECIAL_CODE,
     SpadesAction,
+    action_of_code,
 )
+from tapete.engine.spades.observation import HandResultView, SpadesObservation, TrickView
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_hand
+from tapete.engine.spades.trick import (
+    TWO_OF_CLUBS,
+    TrickState,
+    suit_of,
+    trick_seats,
+    tricks_in_hand,
+)
 from tapete.errors import BadRecord, IllegalAction
 
-TWO_OF_CLUBS: Final = 0
-PRIZE_JACK_CARDS: Final = {"JC": 9, "JD": 22, "JH": 35}
 NO_BID: Final = -1
-_TRUMP_START: Final = 39  # the first spade; every card int ≥ 39 is a trump
 
 
 # --- play actions from a mask, by 13-bit chunks -------------------------------------
@@ -108,14 +113,6 @@ def _bid_choices(specials: frozenset[str], blind: bool, blind_six_ok: bool, size
     return tuple(a for a in out if a is not None)
 
 
-def suit_of(card: int) -> int:
-    return SPADES if card >= _TRUMP_START else card // 13
-
-
-def _suit_mask(suit: int) -> int:
-    return TRUMP_MASK if suit == SPADES else SUIT_MASKS[suit]
-
-
 # --- the deal -----------------------------------------------------------------------
 def deal_from_seed(rules: SpadesRules, seed: int, hand_index: int, dealer: int) -> list[list[int]]:
     """The seeded deal of one hand: shuffled deck, one card at a time from the dealer's left."""
@@ -132,28 +129,12 @@ def check_deal(rules: SpadesRules, cards: Sequence[Sequence[object]], dealer: in
     if not isinstance(cards, (list, tuple)) or len(cards) != n:
         raise BadRecord(f"a deal must list the cards of {n} seats")
     sizes = rules.hand_sizes(dealer)
-    deck = {int(c) for c in rules.deck}
-    seen: set[int] = set()
-    out: list[list[int]] = []
     for seat, hand in enumerate(cards):
         if not isinstance(hand, (list, tuple)):
             raise BadRecord(f"seat {seat}'s cards must be a list")
         if len(hand) != sizes[seat]:
             raise BadRecord(f"seat {seat} was dealt {len(hand)} cards; this profile deals {sizes[seat]}")
-        parsed: list[int] = []
-        for item in hand:
-            try:
-                card = Card.parse(item) if isinstance(item, str) else Card.parse(str(item))
-            except CardError as exc:
-                raise BadRecord(str(exc)) from exc
-            if card not in deck:
-                raise BadRecord(f"{card} is not in this profile's deck")
-            if card in seen:
-                raise BadRecord(f"{card} is dealt twice")
-            seen.add(card)
-            parsed.append(int(card))
-        out.append(parsed)
-    return out
+    return dealing.read_deal(cards, mask_of(rules.deck_ints), "this profile's deck", card_name)
 
 
 def _draw_rank(card: int) -> int:
@@ -221,14 +202,7 @@ class TrickLog:
 
     def seats(self, players: int) -> list[int]:
         """The seat that played each card, clockwise from the leader."""
-        out = []
-        seat = self.leader
-        for _ in self.cards:
-            out.append(seat)
-            seat = (seat + 1) % players
-            if seat == self.sitting_out:
-                seat = (seat + 1) % players
-        return out
+        return trick_seats(self.leader, len(self.cards), players, self.sitting_out)
 
     def copy(self) -> TrickLog:
         return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
@@ -273,17 +247,13 @@ class HandLog:
 
 
 # --- the game -----------------------------------------------------------------------
-class SpadesGame:
-    """One game (or tourney) of a Spades-family profile."""
+class SpadesGame(TrickState):
+    """One game (or tourney) of a Spades-family profile (its play phase: ``TrickState``)."""
 
     __slots__ = (
         "_deals",
         "_legal_mask",
-        "_prize_all",
-        "_prize_masks",
         "bags_",
-        "best_card",
-        "best_seat",
         "bids",
         "blind_six_ok",
         "blind_six_used",
@@ -294,25 +264,15 @@ class SpadesGame:
         "game_number",
         "game_winners",
         "hand_number",
-        "hands",
-        "lead_mask",
         "log",
         "logs",
         "looked",
-        "must_lead_2c",
-        "num_players",
         "phase",
         "rules",
         "scores_",
         "seed",
-        "sitting_out",
-        "spades_broken",
         "to_act_",
         "tokens_",
-        "trick",
-        "trick_size",
-        "tricks_left",
-        "tricks_won",
         "winner_",
     )
 
@@ -332,8 +292,8 @@ class SpadesGame:
         n = rules.players
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise BadRecord(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        TrickState.__init__(self, n, rules.prize_jacks)
         self.rules: SpadesRules = rules
-        self.num_players: int = n
         self.seed: int = seed
         self._deals = [None if d is None else [list(hand) for hand in d] for d in deals]
         self.draw: list[int] | None = None
@@ -356,9 +316,6 @@ class SpadesGame:
         self.winner_: int | None = None
         self.game_winners: list[int] = []
         self.logs: list[HandLog] = []
-        self._prize_masks = tuple((jack, 1 << PRIZE_JACK_CARDS[jack]) for jack in sorted(rules.prize_jacks))
-        self._prize_all = sum(m for _, m in self._prize_masks)
-        self.trick_size = n
         self.dealer = (dealer - 1) % n  # _start_hand rotates it to ``dealer``
         self._start_hand()
 
@@ -374,13 +331,31 @@ class SpadesGame:
             cards = check_deal(rules, explicit, dealer)
         else:
             cards = deal_from_seed(rules, self.seed, h, dealer)
-        self.hands: list[int] = [sum(_BITS[c] for c in hand) for hand in cards]
+        self.hands = [sum(_BITS[c] for c in hand) for hand in cards]
         self.dealt_sizes: list[int] = [len(hand) for hand in cards]
         self.log = HandLog(self.game_number, dealer, cards)
         self.logs.append(self.log)
+        self.jack_winners = self.log.jack_winners
         self.bids: list[int] = [NO_BID] * n
         self.looked: list[bool] = [False] * n
-        self.tricks_won: list[int] = [0] * n
+        self.tricks_won = [0] * n
+        self.offer_blind_bids()
+        self.spades_broken = False
+        self.trick = []
+        self.lead_mask = 0
+        self.best_card = -1
+        self.best_seat = -1
+        self.tricks_left = 0
+        self.sit_out(-1)
+        self.must_lead_2c = False
+        self.phase = Phase.BID
+        self.to_act_: int | None = (dealer + 1) % n
+        self._legal_mask = -1
+
+    def offer_blind_bids(self) -> None:
+        """Decide from the totals who may bid blind this hand, and whose cards stay face down."""
+        rules = self.rules
+        n = self.num_players
         specials = rules.special_bids
         if specials:
             top = max(self.scores_)
@@ -394,17 +369,6 @@ class SpadesGame:
         else:
             self.blind_six_ok = [False] * n
             self.face_down = [False] * n
-        self.spades_broken = False
-        self.trick: list[int] = []
-        self.lead_mask = 0
-        self.best_card = -1
-        self.best_seat = -1
-        self.tricks_left = 0
-        self.sitting_out = -1
-        self.must_lead_2c = False
-        self.phase = Phase.BID
-        self.to_act_: int | None = (dealer + 1) % n
-        self._legal_mask = -1
 
     def _start_play(self) -> None:
         rules = self.rules
@@ -412,15 +376,13 @@ class SpadesGame:
         dealer = self.dealer
         leader = (dealer + 1) % n
         if rules.dealer_sits_out_first_trick:
-            self.sitting_out = dealer
+            self.sit_out(dealer)
         if rules.first_lead == "2C":
-            holder = next(s for s in range(n) if self.hands[s] & 1)
+            holder = next(s for s in range(n) if (self.hands[s] >> TWO_OF_CLUBS) & 1)
             if not (holder == dealer and self.sitting_out == dealer):
                 leader = holder
                 self.must_lead_2c = True
-        self.trick_size = n - (1 if self.sitting_out >= 0 else 0)
-        cards = sum(self.dealt_sizes)
-        self.tricks_left = 1 + (cards - self.trick_size) // n if self.sitting_out >= 0 else cards // n
+        self.tricks_left = tricks_in_hand(sum(self.dealt_sizes), n, self.sitting_out >= 0)
         self.phase = Phase.PLAY
         self.to_act_ = leader
         self.log.tricks.append(TrickLog(leader, self.trick, self.sitting_out))
@@ -450,62 +412,42 @@ class SpadesGame:
 
     def legal_actions(self) -> tuple[SpadesAction, ...]:
         """Every legal action of the seat to act (empty once the game is over)."""
+        seat = self.to_act_
+        if seat is None:
+            return ()
         if self.phase is _PLAY:
             mask = self._legal_mask
             if mask < 0:
-                mask = self._legal_mask = self._playable(self.to_act_)  # type: ignore[arg-type]
+                mask = self._legal_mask = self.playable_cards(self.hands[seat])
             return play_actions(mask)
-        if self.phase is _BID:
-            return self._bid_actions(self.to_act_)  # type: ignore[arg-type]
-        return ()
+        return self._bid_actions(seat)
 
     def legal_mask(self) -> int:
         """The playable cards of the seat to act as a bitmask (0 outside the play phase)."""
-        return self._playable(self.to_act_) if self.phase is _PLAY else 0  # type: ignore[arg-type]
+        seat = self.to_act_
+        return self.playable_cards(self.hands[seat]) if self.phase is _PLAY and seat is not None else 0
 
     def apply(self, action: SpadesAction | int | Mapping[str, Any]) -> None:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
         if type(action) is not SpadesAction:
             action = self.parse_action(action)
+        seat = self.to_act_
+        if seat is None:
+            raise IllegalAction("wrong_phase", "the game is over: no more actions")
         card: int = action  # a plain int from here on (compiled builds unbox it once)
         if self.phase is not _PLAY or card >= NUM_CARDS:
-            _APPLY[self.phase](self, self.to_act_, action)  # type: ignore[arg-type]  # None only when over
+            _APPLY[self.phase](self, seat, action)
             return
-        seat: int = self.to_act_  # type: ignore[assignment]  # in the play phase a seat is always to act
         mask = self._legal_mask
         if mask < 0:
-            mask = self._playable(seat)
+            mask = self.playable_cards(self.hands[seat])
         if not (mask >> card) & 1:
             raise self._play_error(seat, card)
-        # the play itself (inlined: this is the engine's hot path)
-        self.hands[seat] ^= 1 << card
         self._legal_mask = -1
-        trick = self.trick
-        if trick:
-            if card >= _TRUMP_START:
-                if self.lead_mask != TRUMP_MASK:
-                    self.spades_broken = True
-                if card > self.best_card:
-                    self.best_card = card
-                    self.best_seat = seat
-            elif card > self.best_card and (self.lead_mask >> card) & 1:
-                self.best_card = card
-                self.best_seat = seat
-        else:
-            self.lead_mask = TRUMP_MASK if card >= _TRUMP_START else SUIT_MASKS[card // 13]
-            self.best_card = card
-            self.best_seat = seat
-            self.must_lead_2c = False
-        trick.append(card)
-        if len(trick) == self.trick_size:
+        if self.play_card(seat, card):
             self._finish_trick()
-            return
-        seat += 1
-        if seat == self.num_players:
-            seat = 0
-        if seat == self.sitting_out:
-            seat = (seat + 1) % self.num_players
-        self.to_act_ = seat
+        else:
+            self.to_act_ = self.next_of[seat]
 
     def clone(self) -> SpadesGame:
         """An independent copy: the copy and the original share no mutable state."""
@@ -514,12 +456,9 @@ class SpadesGame:
     def _copy_state(self, other: SpadesGame) -> None:
         """Become a copy of ``other`` (written out attribute by attribute: clones are hot in search)."""
         self.rules = other.rules
-        self.num_players = other.num_players
         self.seed = other.seed
         self._deals = other._deals
         self.draw = other.draw
-        self._prize_masks = other._prize_masks
-        self._prize_all = other._prize_all
         self._legal_mask = other._legal_mask
         self.scores_ = list(other.scores_)
         self.bags_ = list(other.bags_)
@@ -530,25 +469,16 @@ class SpadesGame:
         self.winner_ = other.winner_
         self.game_winners = list(other.game_winners)
         self.logs = [log.copy() for log in other.logs]
-        self.log = self.logs[-1]
+        self.log = log = self.logs[-1]
+        # in the play phase the current trick is the last trick log's card list
+        trick = log.tricks[-1].cards if other.phase is _PLAY else list(other.trick)
+        self.copy_trick_state(other, trick, log.jack_winners)
         self.dealer = other.dealer
-        self.hands = list(other.hands)
         self.dealt_sizes = list(other.dealt_sizes)
         self.bids = list(other.bids)
         self.looked = list(other.looked)
-        self.tricks_won = list(other.tricks_won)
         self.blind_six_ok = list(other.blind_six_ok)
         self.face_down = list(other.face_down)
-        self.spades_broken = other.spades_broken
-        # in the play phase the current trick is the last trick log's card list
-        self.trick = self.log.tricks[-1].cards if other.phase is _PLAY else list(other.trick)
-        self.lead_mask = other.lead_mask
-        self.best_card = other.best_card
-        self.best_seat = other.best_seat
-        self.trick_size = other.trick_size
-        self.tricks_left = other.tricks_left
-        self.sitting_out = other.sitting_out
-        self.must_lead_2c = other.must_lead_2c
         self.phase = other.phase
         self.to_act_ = other.to_act_
 
@@ -617,17 +547,6 @@ class SpadesGame:
         )
 
     # --- play -----------------------------------------------------------------------------
-    def _playable(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if self.trick:
-            follow = hand & self.lead_mask
-            return follow or hand
-        if self.must_lead_2c:
-            return 1
-        if not self.spades_broken:
-            return (hand & ~TRUMP_MASK) or hand
-        return hand
-
     def _play_error(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
         name = card_symbol(card)
@@ -646,19 +565,9 @@ class SpadesGame:
         )
 
     def _finish_trick(self) -> None:
-        winner = self.best_seat
-        self.tricks_won[winner] += 1
+        winner = self.finish_trick()
         log = self.log
         log.tricks[-1].winner = winner
-        if self._prize_all:
-            in_trick = sum(1 << c for c in self.trick)
-            if in_trick & self._prize_all:
-                for jack, m in self._prize_masks:
-                    if in_trick & m:
-                        log.jack_winners.append((jack, winner))
-        self.tricks_left -= 1
-        self.sitting_out = -1
-        self.trick_size = self.num_players
         if self.tricks_left == 0:
             self._finish_hand()
             return
@@ -668,7 +577,7 @@ class SpadesGame:
 
     def _finish_hand(self) -> None:
         rules = self.rules
-        bids: list[Bid] = [ACTIONS[b].bid for b in self.bids]  # type: ignore[union-attr]
+        bids: list[Bid] = [action_of_code(b).bid for b in self.bids]
         result = score_hand(rules, bids, self.tricks_won, self.bags_, self.log.jack_winners)
         for side in range(rules.sides):
             self.scores_[side] += result.change[side]
@@ -704,7 +613,7 @@ class SpadesGame:
         leaders = [side for side, s in enumerate(scores) if s == top]
         return leaders[0] if len(leaders) == 1 else None
 
-    def _apply_over(self, seat: int | None, action: SpadesAction) -> None:
+    def _apply_over(self, seat: int, action: SpadesAction) -> None:
         raise IllegalAction("wrong_phase", "the game is over: no more actions")
 
     def _apply_play_phase_non_card(self, seat: int, action: SpadesAction) -> None:
@@ -718,62 +627,14 @@ class SpadesGame:
         ``not_your_turn``; both change nothing.
         """
         if isinstance(obj, int) and not isinstance(obj, bool):
-            act = ACTIONS[obj] if 0 <= obj < len(ACTIONS) else None
-            if act is None:
-                raise IllegalAction("bad_record", f"{obj} is not an action code")
-            return act
-        if not isinstance(obj, Mapping):
-            raise IllegalAction(
-                "bad_record", f'an action must be an object such as {{"seat": 0, "play": "AS"}}, not {obj!r}'
-            )
-        seat = obj.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {self.num_players - 1}, not {seat!r}")
-        kinds = [k for k in ("play", "bid", "look") if k in obj]
-        extra = set(obj) - {"seat", "play", "bid", "look"}
-        if len(kinds) != 1 or extra:
-            raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play', 'bid' or 'look'")
-        kind = kinds[0]
-        value = obj[kind]
-        action: SpadesAction | None
-        if kind == "play":
-            if not isinstance(value, str):
-                raise IllegalAction("bad_record", f"'play' must be a card such as 'AS', not {value!r}")
-            try:
-                card = Card.parse(value)
-            except CardError as exc:
-                raise IllegalAction("bad_record", str(exc)) from exc
-            action = ACTIONS[card]
-        elif kind == "look":
-            if value is not True:
-                raise IllegalAction("bad_record", "'look' must be true")
-            action = LOOK_ACTION
-        else:
-            if value == "nil":
-                value = 0
-            if isinstance(value, bool):
-                raise IllegalAction("bad_record", f"'bid' must be a number, 'nil' or a special bid, not {value!r}")
-            if isinstance(value, int):
-                if not 0 <= value <= MAX_BID:
-                    raise IllegalAction("bid_out_of_range", f"a bid is a number of tricks from 0 up, not {value}")
-                action = ACTIONS[BID_BASE + value]
-            elif isinstance(value, str) and value.upper() in SPECIAL_CODE:
-                action = ACTIONS[SPECIAL_CODE[value.upper()]]
-            else:
-                raise IllegalAction(
-                    "bid_not_allowed", f"{value!r} is not a bid (a number, 'nil', 1F, 2F, B6, BN or SM)"
-                )
-        assert action is not None
-        if self.phase is Phase.OVER:
-            raise IllegalAction("wrong_phase", "the game is over: no more actions")
-        if seat != self.to_act_:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act_}'s turn, not seat {seat}'s")
+            return SpadesAction.from_code(obj)
+        seat, action = SpadesAction.from_record(obj, self.num_players)
+        check_turn(seat, self.to_act_)
         return action
 
     def action_to_record(self, action: int, seat: int | None = None) -> dict[str, JSON]:
-        act = ACTIONS[action]
-        assert act is not None
-        return act.to_record(self.to_act_ if seat is None else seat)  # type: ignore[arg-type]
+        """An action in the record format, for ``seat`` (default: the seat to act)."""
+        return action_of_code(action).to_record(acting_seat(seat, self.to_act_))
 
     # --- what a seat sees ---------------------------------------------------------------
     def hand_visible(self, seat: int) -> bool:
@@ -781,9 +642,9 @@ class SpadesGame:
         return not self.face_down[seat] or self.looked[seat] or self.bids[seat] != NO_BID
 
     def _bid_value(self, code: int) -> Bid | None:
-        return None if code == NO_BID else ACTIONS[code].bid  # type: ignore[union-attr]
+        return None if code == NO_BID else action_of_code(code).bid
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int) -> SpadesObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
         if not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat}")
@@ -791,7 +652,7 @@ class SpadesGame:
         visible = self.hand_visible(seat)
         hand = [card_name(c) for c in _display_order(self.hands[seat])] if visible else None
         log = self.log
-        tricks = [
+        tricks: list[TrickView] = [
             {
                 "leader": t.leader,
                 "cards": [card_name(c) for c in t.cards],
@@ -804,7 +665,7 @@ class SpadesGame:
         last = self.logs[-2] if len(self.logs) >= 2 and self.phase is not Phase.OVER else None
         if self.phase is Phase.OVER:
             last = log
-        obs: dict[str, JSON] = {
+        obs: SpadesObservation = {
             "game": "spades",
             "profile": rules.profile,
             "options": rules.overrides_json(),
@@ -844,7 +705,7 @@ class SpadesGame:
         """The game as a ``tapete-record/1`` object (``spec/records.md``)."""
         hands: list[dict[str, JSON]] = []
         for i, log in enumerate(self.logs):
-            actions: list[JSON] = [ACTIONS[code].to_record(s) for s, code in log.actions(self.num_players)]  # type: ignore[union-attr]
+            actions: list[JSON] = [action_of_code(code).to_record(s) for s, code in log.actions(self.num_players)]
             if i == 0 and self.draw is not None:
                 actions.insert(0, {"draw": [card_name(c) for c in self.draw]})
             hands.append(
@@ -872,14 +733,21 @@ class SpadesGame:
             bids: list[Bid | None] = [None] * self.num_players
             for seat, code in log.bidding:
                 if code >= BID_BASE and code != LOOK:
-                    bids[seat] = ACTIONS[code].bid  # type: ignore[union-attr]
+                    bids[seat] = action_of_code(code).bid
             won = [0] * self.num_players
             tricks = []
             for t in log.tricks:
                 if t.winner is not None:
                     won[t.winner] += 1
                 if t.cards or t.winner is not None:
-                    tricks.append({"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner})
+                    tricks.append(
+                        {
+                            "leader": t.leader,
+                            "cards": [card_name(c) for c in t.cards],
+                            "seats": t.seats(self.num_players),
+                            "winner": t.winner,
+                        }
+                    )
             result = log.result
             hands.append(
                 {
@@ -922,7 +790,7 @@ def _display_order(mask: int) -> list[int]:
     return out
 
 
-def _hand_result_json(log: HandLog) -> dict[str, JSON] | None:
+def _hand_result_json(log: HandLog) -> HandResultView | None:
     if log.result is None:
         return None
     r = log.result

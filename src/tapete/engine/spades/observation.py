@@ -1,0 +1,60 @@
+"""What one seat of a Spades-family game sees: the typed shape of ``SpadesGame.observation``.
+
+Cards are canonical names (``"AS"``), bids as records write them (a number, 0 for nil,
+or a special bid's name), actions in the record format. Everything is JSON-able.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from tapete.engine.base import BaseObservation
+from tapete.engine.spades.scoring import Bid
+
+
+class TrickView(TypedDict):
+    """One trick of the current hand: who led, the cards in order, who played each, who won."""
+
+    leader: int
+    cards: list[str]
+    seats: list[int]
+    winner: int | None
+
+
+class HandResultView(TypedDict):
+    """How the last hand scored, per scoring side."""
+
+    dealer: int
+    contract: list[int]
+    prizes: list[int]
+    penalty: list[int]
+    score_change: list[int]
+    bags: list[int]
+    scores: list[int]
+
+
+class SpadesObservation(BaseObservation):
+    """One seat's view of a Spades-family game (``hand`` is ``None`` while face down)."""
+
+    partnership: bool
+    game_number: int
+    hand_number: int
+    dealer: int
+    hand: list[str] | None
+    hand_face_down: bool
+    dealt_sizes: list[int]
+    bids: list[Bid | None]
+    looked: list[bool]
+    blind_six_eligible: bool
+    blind_six_used: list[int]
+    tricks_won: list[int]
+    trick: TrickView | None
+    tricks: list[TrickView]
+    spades_broken: bool
+    sitting_out: int | None
+    bags: list[int]
+    tokens: list[int] | None
+    last_hand: HandResultView | None
+
+
+__all__ = ["HandResultView", "SpadesObservation", "TrickView"]
