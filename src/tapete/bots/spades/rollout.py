@@ -118,12 +118,13 @@ def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], pa
 def greedy_rollout(f: FastHand, targets: list[int], nil: list[bool], partnership: bool) -> None:
     """Play ``f`` to the end of the hand with the greedy policy (mutates ``f``)."""
     hands = f.hands
+    playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = f.playable_cards(hands[f.to_act])
+        legal = playable(hands[f.to_act])
         if not legal & (legal - 1):
-            f.play(legal.bit_length() - 1)
+            play(legal.bit_length() - 1)
             continue
-        f.play(greedy_card(f, legal, targets, nil, partnership))
+        play(greedy_card(f, legal, targets, nil, partnership))
 
 
 def mixed_rollout(
@@ -132,28 +133,30 @@ def mixed_rollout(
     """Epsilon-greedy playout: each card is random with probability ``epsilon``, else greedy."""
     hands = f.hands
     rand = rng.random
+    playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = f.playable_cards(hands[f.to_act])
+        legal = playable(hands[f.to_act])
         if not legal & (legal - 1):
-            f.play(legal.bit_length() - 1)
+            play(legal.bit_length() - 1)
             continue
         if rand() < epsilon:
             k = rng.randrange(legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
-            f.play((legal & -legal).bit_length() - 1)
+            play((legal & -legal).bit_length() - 1)
         else:
-            f.play(greedy_card(f, legal, targets, nil, partnership))
+            play(greedy_card(f, legal, targets, nil, partnership))
 
 
 def random_rollout(f: FastHand, rng: random.Random) -> None:
     """Play ``f`` to the end of the hand with uniformly random legal cards."""
     hands = f.hands
+    playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = f.playable_cards(hands[f.to_act])
+        legal = playable(hands[f.to_act])
         k = rng.randrange(legal.bit_count())
         while k:
             legal &= legal - 1
             k -= 1
-        f.play((legal & -legal).bit_length() - 1)
+        play((legal & -legal).bit_length() - 1)

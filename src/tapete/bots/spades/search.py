@@ -90,6 +90,18 @@ class _Node:
         self.children: dict[int, _Node] = {}
 
 
+def _untried(moves: int, children: dict[int, _Node]) -> list[int]:
+    """The cards of ``moves`` that have no child node yet."""
+    out = []
+    while moves:
+        low = moves & -moves
+        c = low.bit_length() - 1
+        moves ^= low
+        if c not in children:
+            out.append(c)
+    return out
+
+
 def seat_utilities(change: tuple[int, ...] | list[int], side_of: list[int], sides: int) -> list[float]:
     """Per seat: its side's points minus the mean of the other sides' points, in hundreds."""
     total = sum(change)
@@ -139,14 +151,7 @@ def hard_mcts(
             moves = root_mask if first else f.playable()
             first = False
             children = node.children
-            untried = []
-            m = moves
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                m ^= low
-                if c not in children:
-                    untried.append(c)
+            untried = _untried(moves, children)
             if untried:
                 c = untried[rng.randrange(len(untried))]
                 child = children[c] = _Node(f.to_act)
@@ -199,14 +204,7 @@ def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float =
         path = [root]
         while not f.done:
             moves = f.playable()
-            untried = []
-            m = moves
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                m ^= low
-                if c not in node.children:
-                    untried.append(c)
+            untried = _untried(moves, node.children)
             if untried:
                 c = untried[rng.randrange(len(untried))]
                 child = node.children[c] = _Node(f.to_act)
