@@ -1,4 +1,4 @@
-"""Computer players for Run Fast (``spec/runfast.md``): easy, normal and hard.
+"""Computer players for Run Fast (``docs/rules.md``): easy, normal and hard.
 
 - easy leads its lowest legal combination and answers with the lowest play that beats;
 - normal plans its hand as few plays as possible (``plan``), goes out when it can,

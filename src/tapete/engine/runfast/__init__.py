@@ -1,4 +1,4 @@
-"""Run Fast (Pao De Kuai): a three-player shedding game (``spec/runfast.md``).
+"""Run Fast (Pao De Kuai): a three-player shedding game (``docs/rules.md``).
 
 ``rules`` holds the profile options, ``combos`` the combinations, the beats relation
 and legal-move generation, ``settlement`` the pure settlement of a finished deal and

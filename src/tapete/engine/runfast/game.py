@@ -372,7 +372,7 @@ class RunFastGame:
 
     # --- records and replays --------------------------------------------------------------
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
-        """The game as a ``tapete-record/1`` object (``spec/records.md``)."""
+        """The game as a ``tapete-record/1`` object (``docs/records.md``)."""
         actions: list[JSON] = [RunFastAction(m).to_record(s) for s, m in self.log]
         rec: dict[str, JSON] = {
             "format": "tapete-record/1",

@@ -702,7 +702,7 @@ class SpadesGame(TrickState):
 
     # --- records and replays --------------------------------------------------------------
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
-        """The game as a ``tapete-record/1`` object (``spec/records.md``)."""
+        """The game as a ``tapete-record/1`` object (``docs/records.md``)."""
         hands: list[dict[str, JSON]] = []
         for i, log in enumerate(self.logs):
             actions: list[JSON] = [action_of_code(code).to_record(s) for s, code in log.actions(self.num_players)]
