@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from tapete.cards import CARDS, Card, CardError, card_name, card_symbol, iter_bits
+from tapete.cards import CARDS, Card, CardError, card_name, card_symbol, iter_bits, mask_of, mask_of_names
 from tapete.errors import IllegalAction
 
 RF_RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
@@ -128,10 +128,9 @@ PASS: Final = RunFastAction(0)
 
 def action_of(cards: Iterable[str | int]) -> RunFastAction:
     """The play of some cards given by name or int (no checks beyond parsing)."""
-    mask = 0
-    for c in cards:
-        mask |= 1 << (int(Card.parse(c)) if isinstance(c, str) else int(c))
-    return RunFastAction(mask)
+    items = list(cards)
+    names = [c for c in items if isinstance(c, str)]
+    return RunFastAction(mask_of_names(names) | mask_of(int(c) for c in items if not isinstance(c, str)))
 
 
 def _play_mask(value: object) -> int:

@@ -75,7 +75,6 @@ _JOKER_TABLE: Final = _chunk_table(52, 3)
 _C, _D, _H, _S = _SUIT_TABLES
 
 
-_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
 
 
 def play_actions(mask: int) -> tuple[SpadesAction, ...]:
@@ -331,7 +330,7 @@ class SpadesGame(TrickState):
             cards = check_deal(rules, explicit, dealer)
         else:
             cards = deal_from_seed(rules, self.seed, h, dealer)
-        self.hands = [sum(_BITS[c] for c in hand) for hand in cards]
+        self.hands = [mask_of(hand) for hand in cards]
         self.dealt_sizes: list[int] = [len(hand) for hand in cards]
         self.log = HandLog(self.game_number, dealer, cards)
         self.logs.append(self.log)
