@@ -35,7 +35,7 @@ def hand_summary(game: Game, finished_hand: int) -> dict[str, JSON] | None:
 
 
 def game_summary(game: Game) -> dict[str, JSON]:
-    """Final scores, winner and (runfast) settlement — all public."""
+    """Final scores and winner, with the end-of-game facts the public view holds (settlement, tokens, …)."""
     obs = spectator_view(game)
     out: dict[str, JSON] = {"scores": list(game.scores()), "winner": game.winner()}
     for key in ("settlement", "tokens", "bags", "last_hand"):
