@@ -30,6 +30,18 @@ SERVER_CODES: Final = frozenset(
         "already_joined",
         "rate_limited",
         "server_error",
+        "too_deep",
+        "number_too_large",
+        "bad_text",
+        "out_of_range",
+        "too_many_connections",
+        "too_many_spectators",
+        "too_many_tables",
+        "server_full",
+        "busy",
+        "timeout",
+        "too_slow",
+        "storage_error",
     }
 )
 """Codes only the server sends (the engine's are :data:`tapete.errors.ACTION_CODES`)."""

@@ -56,6 +56,18 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
     "already_joined": "This connection has already joined a table.",
     "rate_limited": "Too many messages: slow down.",
     "server_error": "The server could not save this action; nothing changed. Try again.",
+    "too_deep": "The message is nested too deeply.",
+    "number_too_large": "A number in the message is too large.",
+    "bad_text": "A text in the message contains characters that are not allowed.",
+    "out_of_range": "A value is outside its allowed range.",
+    "too_many_connections": "Too many connections: close another window of this table first.",
+    "too_many_spectators": "This table has as many spectators as it can take.",
+    "too_many_tables": "You have created too many tables: wait a minute and try again.",
+    "server_full": "The server has as many tables as it can take: try again later.",
+    "busy": "The server is busy: try again in a moment.",
+    "timeout": "The connection waited too long and was closed.",
+    "too_slow": "This would take the server too long; nothing was done.",
+    "storage_error": "The server cannot write its data right now; nothing was saved.",
 }
 """The explanation of each error code: an English msgid of the gettext catalogs."""
 
