@@ -13,11 +13,14 @@
 
 Each profile of the catalog names its family's browser renderer (``renderer``: the module
 ``/static/family/<renderer>.js``), so that the lobby and the replay viewer can pick it
-without a table.
+without a table, its option values (``options``) and its family's option specifications
+(``specs``: name, kind, allowed values, range, nullable), from which the lobby builds its
+form controls and checks values before it asks the server.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from importlib import resources
 from pathlib import Path
@@ -29,6 +32,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import tapete
+from tapete.engine.options import OptionSpec
 from tapete.families import family
 from tapete.i18n import LANGUAGES, Translator, negotiate, translator
 from tapete.records import replay
@@ -63,6 +67,34 @@ def _profile(name: str, t: Translator) -> dict[str, Any]:
         "players": info.options.get("players", 3),
         "target": info.options.get("target"),
         "partnership": bool(info.options.get("partnership", False)),
+        "options": _effective_options(name),
+        "specs": [_spec(spec) for spec in option_specs(info.family)],
+    }
+
+
+def option_specs(family_name: str) -> list[OptionSpec]:
+    """The option specifications of a family (its rules module's ``OPTIONS``), in their order."""
+    module = importlib.import_module(family(family_name).rules_class.__module__)
+    specs = getattr(module, "OPTIONS", ())
+    return [spec for spec in specs if isinstance(spec, OptionSpec)]
+
+
+def _effective_options(name: str) -> dict[str, object]:
+    """Every option's value in the profile (the family's defaults filled in)."""
+    info = tapete.profile_info(name)
+    rules = family(info.family).rules_class.from_options(info.options, profile=name, overrides={})
+    values: dict[str, object] = rules.options_json()
+    return values
+
+
+def _spec(spec: OptionSpec) -> dict[str, Any]:
+    return {
+        "name": spec.name,
+        "kind": spec.kind,
+        "allowed": list(spec.allowed),
+        "min": spec.minimum,
+        "max": spec.maximum,
+        "nullable": spec.nullable,
     }
 
 
@@ -120,7 +152,30 @@ async def replay_record(request: Request) -> Response:
     except (json.JSONDecodeError, UnicodeDecodeError):
         return error_response(request, 400, "bad_record", "the record is not JSON")
     result = replay(record)
-    return JSONResponse({"report": result.report, "record": record, "exit_status": result.exit_status})
+    out: dict[str, Any] = {"report": result.report, "record": record, "exit_status": result.exit_status}
+    error = result.report.get("error") if isinstance(result.report, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("code"), str):
+        # the report's message is the engine's English: the viewer shows this one instead
+        from tapete.server.messages import explain
+
+        params = error.get("params")
+        values = {str(k): str(v) for k, v in params.items()} if isinstance(params, dict) else None
+        out["error_message"] = explain(error["code"], request_language(request), values)
+    return JSONResponse(out, headers={"Content-Language": request_language(request)})
+
+
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+    '<rect x="2" y="2" width="60" height="60" rx="12" fill="#1f6b3f"/>'
+    '<rect x="14" y="9" width="32" height="46" rx="5" fill="#fff" stroke="#0b3a20" stroke-width="2" transform="rotate(-10 30 32)"/>'
+    '<path d="M32 18c-7 8-13 12-13 18a6 6 0 0 0 11 3l-3 8h10l-3-8a6 6 0 0 0 11-3c0-6-6-10-13-18z" fill="#111"/>'
+    "</svg>"
+)
+"""The tab icon: a spade on a card on green felt."""
+
+
+async def favicon(request: Request) -> Response:
+    return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 def web_routes() -> list[BaseRoute]:
@@ -129,10 +184,12 @@ def web_routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/table/{table_id}", table_page, methods=["GET"]),
         Route("/replay", replay_page, methods=["GET"]),
+        Route("/favicon.ico", favicon, methods=["GET"]),
+        Route("/favicon.svg", favicon, methods=["GET"]),
         Route("/i18n/{lang}.json", i18n_catalog, methods=["GET"]),
         Route("/api/replay", replay_record, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(static_dir())), name="static"),
     ]
 
 
-__all__ = ["catalog", "static_dir", "web_routes"]
+__all__ = ["catalog", "option_specs", "static_dir", "web_routes"]

@@ -1,17 +1,20 @@
 // The lobby: pick a game, its options and seats, start a table; list open tables.
 import { chooseLanguage, loadLanguage, t, profileList, languageSwitcher, translatePage, lang } from "./i18n.js";
 import { fourColour, setFourColour } from "./cards.js";
+import { esc } from "./summary.js";
+import { botIcon, personIcon } from "./seats.js";
+import { renderOptions, collectOptions } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const SEAT_CHOICES = [["you", "You"], ["friend", "Friend (invite link)"], ["easy", "Bot: easy"], ["normal", "Bot: normal"], ["hard", "Bot: hard"]];
 
 function currentProfile() { return profileList().find((p) => p.name === $("profile").value) || profileList()[0]; }
 
 function renderProfiles() {
-  const sel = $("profile"); const keep = sel.value || "cutthroat";
-  sel.innerHTML = profileList().map((p) => `<option value="${esc(p.name)}">${esc(p.title)} (${esc(p.name)})</option>`).join("");
+  const sel = $("profile"); const keep = sel.value || localStorage.getItem("tapete.lobby.profile") || "cutthroat";
+  sel.innerHTML = profileList().map((p) => `<option value="${esc(p.name)}">${esc(p.title)}</option>`).join("");
   sel.value = keep;
+  if (!sel.value) sel.selectedIndex = 0;
   renderProfileDetails(false);
 }
 
@@ -20,9 +23,7 @@ function renderProfileDetails(resetSeats = true) {
   $("profile-desc").textContent = p.description;
   $("profile-rules").href = `/rules/${p.name}?lang=${lang}`;
   $("rules-link").href = `/rules?lang=${lang}`;
-  const target = $("target");
-  target.disabled = p.target == null;
-  if (resetSeats || !target.value) target.value = p.target ?? "";
+  renderOptions(p, $("options-basic"), $("options-advanced"));
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.innerHTML = "";
@@ -31,32 +32,38 @@ function renderProfileDetails(resetSeats = true) {
     const value = !resetSeats && old[i] ? old[i] : def;
     const opts = SEAT_CHOICES.filter(([v]) => (i === 0 ? v !== "friend" : v !== "you"))
       .map(([v, label]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(t(label))}</option>`).join("");
-    box.insertAdjacentHTML("beforeend", `<div class="row seat-row"><label for="seat-${i}">${esc(t("Seat {n}", { n: i + 1 }))}${p.partnership ? " — " + esc(t("Team {n}", { n: (i % 2) + 1 })) : ""}</label>
+    const team = p.partnership ? ` — ${esc(t("Team {n}", { n: (i % 2) + 1 }))}${i === 2 ? ` (${esc(t("partner"))})` : ""}` : "";
+    box.insertAdjacentHTML("beforeend", `<div class="seat-row"><label for="seat-${i}">${esc(t("Seat {n}", { n: i + 1 }))}${team}</label>
       <select id="seat-${i}" data-seat="${i}">${opts}</select></div>`);
   }
 }
 
 async function createTable(ev) {
   ev.preventDefault();
-  $("create-error").textContent = "";
+  $("create-error").textContent = ""; $("options-error").textContent = "";
   const p = currentProfile();
-  let options;
-  try { options = JSON.parse($("options").value || "{}"); } catch { $("create-error").textContent = t("The options are not valid JSON."); return; }
-  if (!$("target").disabled && $("target").value) options.target = Number($("target").value);
+  const { options, errors } = collectOptions(p, $("create"), $("options").value);
+  if (errors.length) {
+    $("create-error").textContent = `${t("Could not create the table.")} ${errors.join(" ")}`;
+    if (errors.some((e) => !document.querySelector(".field-error:not(:empty)"))) $("advanced").open = $("advanced").open || $("options").value.trim() !== "{}";
+    return;
+  }
   const name = $("name").value.trim();
-  const seats = [...$("seats").querySelectorAll("select")].map((s, i) => {
-    if (s.value === "you") return { kind: "human", name: name.slice(0, 40) };
+  localStorage.setItem("tapete.name", name); localStorage.setItem("tapete.lobby.profile", p.name);
+  const seats = [...$("seats").querySelectorAll("select")].map((s) => {
+    if (s.value === "you") return { kind: "human", ...(name ? { name: name.slice(0, 40) } : {}) };
     if (s.value === "friend") return { kind: "human" };
     return { kind: "bot", level: s.value };
   });
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang },
     body: JSON.stringify({ profile: p.name, options, seats, name: name ? `${name}` : "" }) });
   const out = await r.json();
-  if (!r.ok) { $("create-error").textContent = `${t("Could not create the table.")} ${out.message || ""} ${out.detail || ""}`; return; }
+  // the server's message is in our language; its English detail is not shown
+  if (!r.ok) { $("create-error").textContent = `${t("Could not create the table.")} ${out.message || ""}`; return; }
   localStorage.setItem(`tapete.token.${out.table}`, out.seats[0].token);
   localStorage.setItem(`tapete.creator.${out.table}`, out.creator_token);
   const friends = out.seats.filter((s, i) => i > 0 && s.token);
-  const url = `/table/${out.table}?lang=${lang}`;
+  const url = `/table/${out.table}`;
   if (!friends.length) { location.href = url; return; }
   $("invite-list").innerHTML = friends.map((s) => `<li>${esc(t("Seat {n}", { n: s.seat + 1 }))}: <span class="invite">${esc(location.origin + "/table/" + out.table + "#token=" + s.token)}</span></li>`).join("");
   $("go").href = url; $("invites").hidden = false;
@@ -65,12 +72,13 @@ async function createTable(ev) {
 async function listTables() {
   const r = await fetch("/api/tables"); const tables = await r.json();
   const ul = $("tables");
+  const titles = Object.fromEntries(profileList().map((p) => [p.name, p.title]));
   if (!tables.length) { ul.innerHTML = `<li>${esc(t("No open tables."))}</li>`; return; }
   ul.innerHTML = tables.map((x) => {
     const mine = localStorage.getItem(`tapete.token.${x.id}`);
-    const seats = x.seats.map((s) => (s.kind === "bot" ? "🤖" : s.connected ? "●" : "○")).join(" ");
+    const seats = x.seats.map((s) => (s.kind === "bot" ? botIcon(s.level, t("bot")) : personIcon(s.connected ? t("Player") : t("offline")))).join("");
     const link = mine ? `<a href="/table/${esc(x.id)}">${esc(t("Join"))}</a>` : `<a href="/table/${esc(x.id)}#spectate">${esc(t("Watch"))}</a>`;
-    return `<li><strong>${esc(x.name || x.id)}</strong> — ${esc(x.profile)} <span aria-hidden="true">${seats}</span> ${link}</li>`;
+    return `<li><strong>${esc(x.name || x.id)}</strong> — ${esc(titles[x.profile] || x.profile)} <span class="seat-icons">${seats}</span> ${link}</li>`;
   }).join("");
 }
 
@@ -81,6 +89,7 @@ async function main() {
   languageSwitcher($("lang"), retranslate);
   $("four").checked = fourColour();
   $("four").addEventListener("change", () => setFourColour($("four").checked));
+  $("name").value = localStorage.getItem("tapete.name") || "";
   $("profile").addEventListener("change", () => renderProfileDetails(true));
   $("create").addEventListener("submit", createTable);
   retranslate();

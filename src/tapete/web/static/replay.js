@@ -2,6 +2,7 @@
 // The family's renderer (./renderer.js), named by the profile catalog, draws each step.
 import { chooseLanguage, loadLanguage, t, languageSwitcher, translatePage, number, profileInfo, lang } from "./i18n.js";
 import { esc, scoreChart, historyTable } from "./summary.js";
+import { cardSVG } from "./cards.js";
 import { loadRenderer } from "./renderer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,16 @@ function buildSteps() {
   R.steps = steps; R.i = 0;
 }
 
+function sideNameOf(names, sides) { return (s) => (sides === names.length ? names[s] : t("Team {n}", { n: s + 1 })); }
+
+/** Each seat's cards still in hand at this step, face up (the record's deal less what has been played). */
+function handsAt(hi, played) {
+  const deal = ((R.record && R.record.hands) || [])[hi];
+  const cards = deal && Array.isArray(deal.cards) ? deal.cards : [];
+  const gone = new Set(played || []);
+  return cards.map((seat) => (seat || []).filter((c) => !gone.has(c)));
+}
+
 function render() {
   const st = R.steps[R.i]; if (!st) return;
   const h = R.report.hands[st.hand]; const names = players();
@@ -29,12 +40,16 @@ function render() {
   $("step-label").textContent = t("Step {i} of {n}", { i: R.i + 1, n: R.steps.length });
   $("hand-label").textContent = t("Hand {n}", { n: st.hand + 1 });
   const shown = R.renderer.replayStep(h, st, names);
-  const stats = names.map((nm, i) => ({ nm, bits: shown.stats[i] || [] }));
+  const hands = handsAt(st.hand, st.kind === "end" ? null : shown.played);
+  const draw = st.hand === 0 && R.i === 0 && Array.isArray(R.report.draw) ? R.report.draw : null;
+  $("players").innerHTML = `<div class="replay-seats">${names.map((nm, i) => `<div class="replay-seat" data-seat="${i}"><div class="name">${esc(nm)}${draw && draw[i] ? ` · ${esc(t("Seating draw"))}: ${esc(String(draw[i]))}` : ""}</div>
+<div class="stats">${(shown.stats[i] || []).map((b) => `<span class="chip">${esc(b)}</span>`).join(" ")}</div>
+<div class="mini-hand" aria-label="${esc(t("Cards of {name}", { name: nm }))}" role="img">${(hands[i] || []).map((c) => `<span class="mini">${cardSVG(c)}</span>`).join("")}</div></div>`).join("")}</div>`;
   let center = shown.center;
-  if (st.kind === "end" && h.score_change) {
-    center += `<p>${esc(t("Change"))}: ${h.score_change.map((x) => (x > 0 ? "+" : "") + number(x)).join(" / ")}${h.scores ? " — " + esc(t("Total")) + ": " + h.scores.map(number).join(" / ") : ""}</p>`;
+  if (st.kind === "end") {
+    const sides = (h.scores || h.score_change || []).length;
+    center = `<h3>${esc(t("Hand summary"))}</h3>` + R.renderer.replayEnd(h, st.hand > 0 ? R.report.hands[st.hand - 1] : null, st.hand, names, sideNameOf(names, sides));
   }
-  $("players").innerHTML = `<div id="players-grid" style="display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.5rem">${stats.map((s) => `<div class="player"><div class="name">${esc(s.nm)}</div><div class="stats">${s.bits.map((b) => `<span>${esc(b)}</span>`).join("")}</div></div>`).join("")}</div>`;
   $("center").innerHTML = center;
   $("first").disabled = $("prev").disabled = R.i === 0;
   $("next").disabled = $("last").disabled = R.i === R.steps.length - 1;
@@ -45,7 +60,7 @@ function renderSummary() {
   const hist = hands.filter((h) => h.scores).map((h, i) => ({ hand: i, scores: h.scores, result: { score_change: h.score_change } }));
   if (!hist.length || !hist[0].scores) { $("summary").innerHTML = ""; return; }
   const sides = hist[0].scores.length;
-  const sideName = (s) => (sides === names.length ? names[s] : t("Team {n}", { n: s + 1 }));
+  const sideName = sideNameOf(names, sides);
   $("summary").innerHTML = `<h2>${esc(t("Score chart"))}</h2><div id="chart">${scoreChart(hist, sides, sideName)}</div>` + historyTable(hist, sides, sideName);
 }
 
@@ -54,12 +69,12 @@ async function load(text) {
   const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang }, body: text });
   const out = await r.json();
   if (!r.ok || (out.report && out.report.error && !(out.report.hands || []).length)) {
-    const msg = out.message || (out.report && out.report.error && out.report.error.message) || r.statusText;
+    const msg = out.error_message || out.message || t("The record is not JSON.");
     $("replay-error").textContent = t("The record could not be replayed: {message}", { message: msg }); return;
   }
-  if (out.report.error) $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.report.error.message });
+  if (out.report.error) $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.error_message || out.report.error.code });
   const profile = profileInfo(out.report.profile);
-  if (!profile) { $("replay-error").textContent = t("The record could not be replayed: {message}", { message: out.report.profile }); return; }
+  if (!profile) { $("replay-error").textContent = t("The record could not be replayed: {message}", { message: t("Unknown game: {name}", { name: String(out.report.profile) }) }); return; }
   R.renderer = await loadRenderer(profile.renderer);
   R.report = out.report; R.record = out.record;
   buildSteps(); $("stage").hidden = false; render(); renderSummary();

@@ -1,16 +1,24 @@
 // The card table: one WebSocket (docs/protocol.md), views rendered from the server's observations.
-// What differs between game families is drawn by the family's renderer (./renderer.js).
-import { chooseLanguage, loadLanguage, t, cardName, languageSwitcher, translatePage, number, profileTitle, profileInfo, lang } from "./i18n.js";
-import { cardSVG, backSVG, fourColour, setFourColour } from "./cards.js";
+// What differs between game families is drawn by the family's renderer (./renderer.js); the seats
+// (./seats.js), the hand (./fan.js), the pace of the messages (./pacer.js) and the overlays
+// (./overlay.js) are the same for every family.
+import { chooseLanguage, loadLanguage, t, languageSwitcher, translatePage, number, profileTitle, profileInfo, lang } from "./i18n.js";
+import { fourColour, setFourColour } from "./cards.js";
 import { esc } from "./summary.js";
 import { loadRenderer } from "./renderer.js";
+import { position, badge, directionMark } from "./seats.js";
+import { fanHTML, layout, bindFan } from "./fan.js";
+import { Queue, HOLD, LAST_HOLD, SLIDE, reducedMotion } from "./pacer.js";
+import { openOverlay, closeOverlay, overlayOpen } from "./overlay.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const S = {
-  ws: null, seat: null, role: null, view: null, version: -1, seats: [], profile: "", history: [], over: null,
-  selection: new Set(), ui: {}, hint: null, msgId: 0, renderer: null, inbox: Promise.resolve(),
+  ws: null, seat: null, role: null, view: null, version: -1, seats: [], profile: "", options: {}, history: [], over: null,
+  selection: new Set(), lifted: null, ui: {}, hint: null, msgId: 0, renderer: null, held: null, fresh: null,
+  pendingHandOver: null, features: [], welcomed: false,
 };
+const queue = new Queue(onMessage);
 
 // --- tokens ------------------------------------------------------------------------------
 function seatToken() {
@@ -30,6 +38,7 @@ function loadHistory() {
 function saveHistory() { localStorage.setItem(`tapete.history.${tableId}`, JSON.stringify(S.history.slice(-200))); }
 
 // --- names -------------------------------------------------------------------------------
+const LEVELS = { easy: "Bot: easy", normal: "Bot: normal", hard: "Bot: hard", ismcts: "Bot: expert" };
 function seatName(i) {
   if (i === null || i === undefined) return "";
   if (i === S.seat) return t("you");
@@ -41,15 +50,18 @@ function seatName(i) {
 function isPartnership() { return !!(S.view && S.view.partnership); }
 function sideOf(i) { return isPartnership() ? i % 2 : i; }
 function sideName(side) {
-  if (isPartnership()) return t("Team {n}", { n: side + 1 }) + " " + (side === 0 ? "◆" : "●");
+  if (isPartnership()) return t("Team {n}", { n: side + 1 });
   return seatName(side);
 }
+function nSeats() { const v = S.view; return v ? (v.players || (v.hand_sizes || []).length) : 0; }
+function pos(seat) { return position(seat, S.seat, nSeats(), S.renderer ? S.renderer.playDirection() : "clockwise"); }
 
 /** What a renderer may know and do (../renderer.js). */
 function context(myTurn = false) {
   return {
-    seat: S.seat, myTurn, selection: S.selection, ui: S.ui, seatName, sideName, isPartnership,
-    commonStats, act, rerender: render,
+    seat: S.seat, myTurn, selection: S.selection, lifted: S.lifted, ui: S.ui, seatName, sideName, isPartnership,
+    commonChips, act, rerender: render, pos, held: S.held, fresh: S.freshShown ? null : S.fresh, reduced: reducedMotion(),
+    lift: (card) => { S.lifted = card; render(); },
   };
 }
 
@@ -63,8 +75,14 @@ function connect() {
     if (TOKEN) hello.token = TOKEN; else hello.spectate = true;
     ws.send(JSON.stringify(hello));
   };
-  // one message at a time: a welcome first loads the family's renderer
-  ws.onmessage = (ev) => { S.inbox = S.inbox.then(() => onMessage(JSON.parse(ev.data))).catch(rethrow); };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    // answers to what you just did are shown at once; what happens at the table is shown in order
+    if (m.type === "error") onError(m);
+    else if (m.type === "hint") onHint(m);
+    else if (m.type === "seats") { S.seats = m.seats; renderPlayers(); }
+    else if (m.type !== "pong") queue.push(m);
+  };
   ws.onclose = () => {
     if (S.ws !== ws) return;
     $("status").textContent = t("Disconnected. Reconnecting…");
@@ -74,10 +92,10 @@ function connect() {
 function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify({ ...msg, id: ++S.msgId })); }
 function act(action) {
   $("message").innerHTML = "";
+  S.lifted = null;
+  queue.skip(); // a move cuts a pause short
   send({ type: "action", version: S.version, action: { seat: S.seat, ...action } });
 }
-
-function rethrow(err) { setTimeout(() => { throw err; }); }
 
 async function onMessage(m) {
   switch (m.type) {
@@ -85,36 +103,110 @@ async function onMessage(m) {
       // the server names the renderer; a server that does not yet finds it in the profile catalog
       const name = m.renderer || (profileInfo(m.profile) || {}).renderer;
       S.renderer = await loadRenderer(name);
-      S.seat = m.seat; S.role = m.role; S.seats = m.seats; S.profile = m.profile; break;
+      S.seat = m.seat; S.role = m.role; S.seats = m.seats; S.profile = m.profile; S.options = m.options || {};
+      S.features = m.features || [];
+      renderSettings();
+      break;
     }
-    case "seats": S.seats = m.seats; renderPlayers(); break;
-    case "state": onState(m); break;
-    case "hand_over": onHandOver(m); break;
-    case "game_over": S.over = m; announce(t("Game over")); render(); break;
-    case "hint": onHint(m); break;
-    case "error": onError(m); break;
+    case "state": await onState(m); break;
+    case "hand_over": S.pendingHandOver = m; break;
+    case "game_over": await onGameOver(m); break;
     default: break;
   }
 }
 
-function onState(m) {
+function clearHint() { S.hint = null; $("hint-text").textContent = ""; }
+
+async function onState(m) {
   const prev = S.view;
-  S.view = m.view; S.version = m.version;
-  if (prev && m.last_action) describe(m.last_action, prev, m.view);
-  if (S.hint && S.hint.version !== m.version) S.hint = null;
-  if (m.last_action) S.selection.clear();
+  const ho = S.pendingHandOver; S.pendingHandOver = null;
+  clearHint();
+  if (m.last_action) { S.selection.clear(); S.lifted = null; }
+  const done = prev && m.last_action ? S.renderer.trickDone(prev, m.view, m.last_action, ho) : null;
+  if (prev && m.last_action) describe(m.last_action, prev, done && done.interim ? done.interim : m.view);
+  S.fresh = m.last_action; S.freshShown = false;
+  S.version = m.version;
+  if (ho) recordHand(ho);
+  if (done) {
+    // the completed trick stays on the felt, then slides to its winner
+    S.view = done.interim || m.view; S.held = done.trick; render();
+    await queue.wait(done.last ? LAST_HOLD : HOLD);
+    if (!reducedMotion()) { S.held = { ...done.trick, collect: true }; S.fresh = null; renderCenter(); await queue.wait(SLIDE); }
+    S.held = null; S.fresh = null;
+  }
+  S.view = m.view;
   const hand = new Set(m.view.hand || []);
   for (const c of [...S.selection]) if (!hand.has(c)) S.selection.delete(c);
   render();
+  if (ho && !queue.has((x) => x.type === "game_over")) showHandOver(ho);
+  else if (m.last_action && !done && queue.items.length) await queue.wait(120); // a burst of moves is still seen one by one
 }
 
-function onHandOver(m) {
+function recordHand(m) {
   if (!S.history.some((h) => h.hand === m.hand && JSON.stringify(h.scores) === JSON.stringify(m.scores))) {
-    S.history.push({ hand: m.hand, result: m.result, scores: m.scores, bags: m.bags, bids: m.bids, tricks_won: m.tricks_won });
+    S.history.push({ hand: m.hand, result: m.result, scores: m.scores, bags: m.bags, bids: m.bids, tricks_won: m.tricks_won, tokens: m.tokens });
     saveHistory();
   }
   announce(t("Hand over. Scores: {scores}", { scores: (m.scores || []).map((s, i) => `${sideName(i)} ${number(s)}`).join(", ") }));
-  renderSummary();
+}
+
+/** The end-of-hand overlay; the table waits for "Next hand" (a spectator's goes on by itself). */
+function showHandOver(m) {
+  const body = S.renderer.handOverlay(m, S.history, context());
+  const next = `<div class="sheet-actions"><button type="button" class="primary" id="next-hand">${esc(t("Next hand"))}</button></div>`;
+  openOverlay(`<h2 id="summary-h">${esc(t("Hand {n}", { n: m.hand + 1 }))} — ${esc(t("Hand summary"))}</h2>${body}${next}`, "hand");
+  $("table").dataset.overlay = "hand";
+  queue.pause();
+  const go = () => {
+    closeOverlay(); $("table").dataset.overlay = "";
+    if (S.features.includes("next_hand")) send({ type: "next_hand", hand: m.hand });
+    queue.resume();
+  };
+  $("next-hand").addEventListener("click", go);
+  if (S.seat === null) setTimeout(() => { if (overlayOpen("hand")) go(); }, 6000);
+}
+
+async function onGameOver(m) {
+  const fresh = S.over === null && S.view && S.fresh;
+  S.over = m;
+  announce(t("Game over"));
+  render();
+  if (fresh) await queue.wait(HOLD); // the last play stays in view a moment
+  showGameOver();
+}
+
+function showGameOver() {
+  const o = S.over;
+  let html = `<h2 id="summary-h">${esc(t("Game over"))}</h2>`;
+  if (o.winner !== null && o.winner !== undefined) html += `<p id="winner" class="winner-line">🏆 ${esc(t("Winner: {name}", { name: sideName(o.winner) }))}</p>`;
+  html += S.renderer.gameOver(o, S.history, context());
+  html += `<div class="sheet-actions">
+<a class="button" id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="tapete-${esc(tableId)}.json">${esc(t("Download the record"))}</a>
+<a class="button" id="to-replay" href="/replay?table=${encodeURIComponent(tableId)}">${esc(t("Open in the replay viewer"))}</a>
+${S.seat !== null ? `<button type="button" class="primary" id="play-again">${esc(t("Play again"))}</button>` : ""}
+<button type="button" id="close-summary">${esc(t("Close"))}</button></div><div id="again-links"></div>`;
+  openOverlay(html, "over");
+  $("table").dataset.overlay = "over";
+  const again = $("play-again"); if (again) again.addEventListener("click", playAgain);
+  $("close-summary").addEventListener("click", () => { closeOverlay(); $("table").dataset.overlay = ""; renderControls(false); });
+}
+
+/** A new table with the same game, options and seats (bots at their levels, people by new links). */
+async function playAgain() {
+  const seats = S.seats.map((s, i) => {
+    if (s.kind === "bot" || (s.level && s.bot_playing && s.kind !== "human")) return { kind: "bot", level: s.level || "normal" };
+    return i === S.seat || !s.name ? { kind: "human", ...(s.name ? { name: s.name } : {}) } : { kind: "human", name: s.name };
+  });
+  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang },
+    body: JSON.stringify({ profile: S.profile, options: S.options, seats }) });
+  const out = await r.json();
+  if (!r.ok) { $("again-links").textContent = `${t("Could not create the table.")} ${out.message || ""}`; return; }
+  localStorage.setItem(`tapete.token.${out.table}`, out.seats[S.seat].token);
+  localStorage.setItem(`tapete.creator.${out.table}`, out.creator_token);
+  const others = out.seats.filter((s) => s.seat !== S.seat && s.token);
+  const url = `/table/${encodeURIComponent(out.table)}`;
+  if (!others.length) { location.href = url; return; }
+  $("again-links").innerHTML = `<p>${esc(t("Send each friend their link."))}</p><ul>${others.map((s) => `<li>${esc(t("Seat {n}", { n: s.seat + 1 }))}: <span class="invite">${esc(`${location.origin}/table/${out.table}#token=${s.token}`)}</span></li>`).join("")}</ul><a class="button primary" href="${url}">${esc(t("Go to the table"))}</a>`;
 }
 
 function onError(m) {
@@ -125,11 +217,12 @@ function onError(m) {
 }
 
 function onHint(m) {
+  if (m.version !== undefined && m.version !== S.version) return; // an answer to an older state
   S.hint = m;
   const a = m.action;
   if (S.renderer.selectsCards && "play" in a) { S.selection = new Set([].concat(a.play)); }
-  $("hint-text").textContent = `${t("Hint: {action}", { action: S.renderer.actionText(a) })} — ${m.reason}`;
   render();
+  $("hint-text").textContent = `${t("Hint: {action}", { action: S.renderer.actionText(a) })} — ${m.reason}`;
 }
 
 // --- announcements -------------------------------------------------------------------------
@@ -143,63 +236,67 @@ function describe(a, prev, view) {
 }
 
 // --- rendering -----------------------------------------------------------------------------
+function isMyTurn() {
+  const v = S.view;
+  return !!v && S.seat !== null && v.to_act === S.seat && (v.legal_actions || []).length > 0 && !S.over && !S.held;
+}
+
 function render() {
   const v = S.view; if (!v || !S.renderer) return;
   const main = $("table");
-  const myTurn = S.seat !== null && v.to_act === S.seat && (v.legal_actions || []).length > 0 && !S.over;
+  const myTurn = isMyTurn();
   main.dataset.myTurn = myTurn ? "1" : "0";
   main.dataset.version = String(S.version);
   main.dataset.phase = v.phase || "";
   main.dataset.family = v.game;
   main.dataset.over = S.over ? "1" : "0";
   main.dataset.hands = String(S.history.length);
-  $("title").textContent = `tapete — ${profileTitle(S.profile)}`;
+  main.dataset.held = S.held ? "1" : "0";
+  main.dataset.players = String(nSeats());
+  const title = profileTitle(S.profile);
+  $("title").textContent = title;
+  document.title = `${title} — ${t("Table")} ${tableId} · tapete`;
   $("rules-link").href = `/rules/${S.profile}?lang=${lang}`;
   let status;
   if (S.over) status = t("Game over");
   else if (myTurn) status = t("Your turn");
-  else if (v.to_act !== null && v.to_act !== undefined) status = t("{name} to play", { name: seatName(v.to_act) });
+  else if (v.to_act !== null && v.to_act !== undefined && !S.held) status = t("{name} to play", { name: seatName(v.to_act) });
   else status = "";
   if (S.seat === null) status = `${t(TOKEN ? "You are watching this table." : "No seat token for this table: you are watching.")} ${status}`;
   $("status").textContent = status;
-  renderPlayers(); renderExtras(); renderCenter(); renderControls(myTurn); renderHand(myTurn); renderSummary();
+  renderPlayers(); renderExtras(); renderCenter(); renderControls(myTurn); renderHand(myTurn);
 }
 
 function renderPlayers() {
   const v = S.view; if (!v || !S.renderer) return;
   const ctx = context();
-  const n = v.players || (v.hand_sizes || []).length;
+  const n = nSeats();
   const out = [];
   for (let i = 0; i < n; i++) {
-    const side = sideOf(i);
     const seat = S.seats[i] || {};
-    const tags = [];
-    if (isPartnership()) tags.push(`<span class="team-mark">${esc(sideName(side))}</span>`);
-    if (isPartnership() && S.seat !== null && i !== S.seat && i % 2 === S.seat % 2) tags.push(esc(t("partner")));
-    if (v.dealer === i) tags.push(esc(t("dealer")));
-    const levels = { easy: t("Bot: easy"), normal: t("Bot: normal"), hard: t("Bot: hard") };
-    if (seat.bot_playing) tags.push(esc(levels[seat.level] || t("bot")));
-    else if (seat.kind === "human" && !seat.connected && i !== S.seat) tags.push(esc(t("offline")));
-    const stats = S.renderer.seatStats(v, i, ctx);
-    const toAct = v.to_act === i && !S.over;
-    out.push(`<div class="player${toAct ? " to-act" : ""}" data-seat="${i}" aria-current="${toAct ? "true" : "false"}">
-      <div><span class="turn-mark" aria-hidden="true">${toAct ? "▶ " : ""}</span><span class="name">${esc(seatName(i))}</span> ${tags.join(" · ")}</div>
-      <div class="stats">${stats.map((s) => `<span>${esc(s)}</span>`).join("")}</div></div>`);
+    const toAct = v.to_act === i && !S.over && !S.held;
+    const info = {
+      name: seatName(i), pos: pos(i), toAct, thinking: toAct && !!seat.bot_playing,
+      bot: !!seat.bot_playing, level: seat.level, botLabel: t(LEVELS[seat.level] || "bot"),
+      dealer: v.dealer === i, offline: seat.kind === "human" && !seat.bot_playing && !seat.connected && i !== S.seat,
+      partner: isPartnership() && S.seat !== null && i !== S.seat && i % 2 === S.seat % 2,
+      team: isPartnership() ? sideOf(i) : undefined,
+    };
+    out.push(badge(i, info, S.renderer.seatChips(v, i, ctx)));
   }
   $("players").innerHTML = out.join("");
+  $("felt").dataset.players = String(n);
+  $("direction").innerHTML = directionMark(S.renderer.playDirection());
 }
 
-/** The stats every family shows under a seat: cards held, then the side's score, bags and tokens. */
-function commonStats(i) {
-  const v = S.view; const side = sideOf(i); const stats = [];
-  stats.push(t("Cards: {n}", { n: number(v.hand_sizes ? v.hand_sizes[i] : 0) }));
-  if (!isPartnership() || i < 2) {
-    const scores = v.scores || [];
-    stats.push(t("Score: {n}", { n: number(scores[side] ?? 0) }) + (isPartnership() ? ` (${esc(sideName(side))})` : ""));
-    if (v.bags) stats.push(t("Bags: {n}", { n: number(v.bags[side] ?? 0) }));
-    if (v.tokens) stats.push(t("Tokens: {n}", { n: number(v.tokens[side] ?? 0) }));
-  }
-  return stats;
+/** The chips every family shows on a seat: the side's score, bags and tokens. */
+function commonChips(i) {
+  const v = S.view; const side = sideOf(i); const chips = [];
+  const scores = v.scores || [];
+  chips.push({ text: number(scores[side] ?? 0), label: t("Score"), cls: "score" });
+  if (v.bags) chips.push({ text: `${number(v.bags[side] ?? 0)}`, label: t("Bags"), cls: "bags" });
+  if (v.tokens) chips.push({ text: `★${number(v.tokens[side] ?? 0)}`, label: t("Tokens"), cls: "tokens" });
+  return chips;
 }
 
 function renderExtras() {
@@ -210,12 +307,19 @@ function renderExtras() {
 function renderCenter() {
   const head = `<h2 id="center-h" class="sr-only">${esc(t("Trick"))}</h2>`;
   $("center").innerHTML = head + S.renderer.center(S.view, context());
+  S.freshShown = true; // a card flies in once, not again on every redraw
 }
 
 function renderControls(myTurn) {
   const v = S.view;
   const box = $("controls"); box.innerHTML = "";
-  if (S.over) { return; }
+  if (S.over) {
+    if (!overlayOpen("over")) {
+      const b = document.createElement("button"); b.type = "button"; b.className = "primary"; b.id = "show-summary";
+      b.textContent = t("Game over"); b.addEventListener("click", showGameOver); box.append(b);
+    }
+    return;
+  }
   const button = (parent, label, fn, cls = "", extra = {}) => {
     const b = document.createElement("button"); b.type = "button"; b.textContent = label; if (cls) b.className = cls;
     for (const [k, val] of Object.entries(extra)) b.setAttribute(k, val);
@@ -223,79 +327,60 @@ function renderControls(myTurn) {
   };
   const group = () => { const g = document.createElement("div"); g.className = "group"; box.append(g); return g; };
   // the tools (Hint, and the family's own) come after the family's controls
-  const tools = document.createElement("div"); tools.className = "group";
+  const tools = document.createElement("div"); tools.className = "group tools";
   if (myTurn) button(tools, t("Hint"), () => send({ type: "hint" }), "", { id: "hint", "aria-keyshortcuts": "H" });
   const tool = (label, fn, extra = {}) => button(tools, label, fn, "", extra);
   S.renderer.controls(v, { ...context(myTurn), box, group, button, tool });
-  box.append(tools);
+  if (tools.childElementCount) box.append(tools);
 }
 
 function renderHand(myTurn) {
   const v = S.view; const box = $("hand");
   if (S.seat === null) { box.innerHTML = ""; return; }
-  if (v.hand === null || v.hand === undefined) {
-    const n = v.hand_sizes ? v.hand_sizes[S.seat] : 0;
-    box.innerHTML = Array.from({ length: n }, () => `<span class="card facedown">${backSVG()}</span>`).join("");
-    return;
-  }
-  const legal = v.legal_actions || [];
-  const playable = new Set();
-  for (const a of legal) if (a.play) for (const c of (Array.isArray(a.play) ? a.play : [a.play])) playable.add(c);
-  const hinted = new Set(S.hint && S.hint.action.play ? [].concat(S.hint.action.play) : []);
-  const cards = S.renderer.sortHand(v.hand);
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
-  box.innerHTML = cards.map((c) => {
-    const cls = ["card"]; if (myTurn && playable.has(c)) cls.push("playable");
-    if (S.selection.has(c)) cls.push("selected"); if (hinted.has(c)) cls.push("hinted");
-    const pressed = S.renderer.selectsCards ? ` aria-pressed="${S.selection.has(c)}"` : "";
-    return `<button type="button" class="${cls.join(" ")}" data-card="${c}"${pressed} aria-label="${esc(cardName(c))}">${cardSVG(c)}</button>`;
-  }).join("");
+  if (v.hand === null || v.hand === undefined) {
+    box.innerHTML = fanHTML({ faceDown: v.hand_sizes ? v.hand_sizes[S.seat] : 0 });
+  } else {
+    const playable = new Set();
+    for (const a of v.legal_actions || []) if (a.play) for (const c of [].concat(a.play)) playable.add(c);
+    box.innerHTML = fanHTML({
+      cards: S.renderer.sortHand(v.hand), playable, myTurn, playing: playable.size > 0, selected: S.selection, lifted: S.lifted,
+      hinted: new Set(S.hint && S.hint.action.play ? [].concat(S.hint.action.play) : []), selects: S.renderer.selectsCards,
+    });
+  }
+  box.dataset.count = String(box.childElementCount);
+  layout(box);
   if (focused) { const el = box.querySelector(`[data-card="${focused}"]`); if (el) el.focus(); }
 }
 
-function onCardClick(card) {
-  if (S.seat === null || !S.view || !S.renderer) return;
-  S.renderer.cardClick(card, context());
-}
-
-function renderSummary() {
-  if (!S.renderer) return;
-  const box = $("summary");
-  let html = "";
-  if (S.over) {
-    const o = S.over;
-    const winner = o.winner;
-    html += `<h2>${esc(t("Game over"))}</h2>`;
-    if (winner !== null && winner !== undefined) html += `<p id="winner">${esc(t("Winner: {name}", { name: sideName(winner) }))}</p>`;
-    html += S.renderer.gameOver(o, context());
-    html += `<p><a id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="tapete-${esc(tableId)}.json">${esc(t("Download the record"))}</a> · <a id="to-replay" href="/replay?table=${encodeURIComponent(tableId)}">${esc(t("Open in the replay viewer"))}</a></p>`;
+function renderSettings() {
+  const box = $("family-settings"); box.innerHTML = "";
+  for (const s of S.renderer.settings()) {
+    const id = `set-${s.key.replace(/\W/g, "-")}`;
+    box.insertAdjacentHTML("beforeend", `<label><input type="checkbox" id="${id}"${localStorage.getItem(s.key) === "1" ? " checked" : ""}> <span>${esc(s.label)}</span></label>`);
+    $(id).addEventListener("change", (ev) => { localStorage.setItem(s.key, ev.target.checked ? "1" : "0"); render(); });
   }
-  if (S.view) html += S.renderer.handSummary(S.history, context());
-  box.innerHTML = html;
 }
 
 // --- input -------------------------------------------------------------------------------
 function setup() {
-  $("hand").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button.card"); if (b) onCardClick(b.dataset.card);
-  });
-  $("hand").addEventListener("keydown", (ev) => {
-    if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
-    const cards = [...$("hand").querySelectorAll("button.card")];
-    const i = cards.indexOf(document.activeElement); if (i < 0) return;
-    const j = Math.max(0, Math.min(cards.length - 1, i + (ev.key === "ArrowRight" ? 1 : -1)));
-    cards[j].focus(); ev.preventDefault();
+  bindFan($("hand"), {
+    onTap: (card) => { if (S.seat !== null && S.view && S.renderer) S.renderer.cardClick(card, context(isMyTurn())); },
+    onDrop: (card) => { if (S.seat !== null && S.view && S.renderer) S.renderer.cardDrop(card, context(isMyTurn())); },
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "Escape" && S.lifted) { S.lifted = null; render(); return; }
     // a control's aria-keyshortcuts is its key: H for Hint, and the renderer's (L for the last trick)
-    if (ev.key.length !== 1) return;
+    if (ev.key.length !== 1 || overlayOpen()) return;
     const key = ev.key.toUpperCase();
     const b = [...$("controls").querySelectorAll("button[aria-keyshortcuts]")].find((x) => x.getAttribute("aria-keyshortcuts") === key);
     if (b) b.click();
   });
   $("four").checked = fourColour();
   $("four").addEventListener("change", () => { setFourColour($("four").checked); render(); });
+  let timer = null;
+  addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(() => layout($("hand")), 60); });
 }
 
 async function main() {
@@ -304,7 +389,8 @@ async function main() {
   loadHistory();
   setup();
   languageSwitcher($("lang"), () => {
-    translatePage(); render();
+    translatePage(); clearHint(); if (S.renderer) renderSettings(); render();
+    if (overlayOpen("over")) showGameOver();
     // the server explains refusals in the language of the hello: say hello again
     const old = S.ws; S.ws = null; if (old) old.close(); connect();
   });

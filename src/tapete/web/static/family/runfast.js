@@ -1,10 +1,15 @@
-// Run Fast's renderer (Pao De Kuai): combinations chosen by selecting cards, the last play,
-// passes, bomb bonuses and the settlement. Interface: ../renderer.js.
+// Run Fast's renderer (Pao De Kuai): combinations chosen by selecting cards, the play to beat in
+// the centre, passes at the seats, bombs called out, the settlement. Interface: ../renderer.js.
 import { t, cardName, number } from "../i18n.js";
 import { cardSVG, shortCard, SUIT_ORDER } from "../cards.js";
 import { esc } from "../summary.js";
 
 export const selectsCards = true;
+
+/** Turns go counter-clockwise: the next seat sits on your right. */
+export function playDirection() { return "counterclockwise"; }
+
+export function settings() { return []; }
 
 const RANK_ORDER = "3456789TJQKA2";
 /** Cards sorted low to high (3 … A, 2), suits grouped within a rank. */
@@ -12,52 +17,73 @@ export function sortHand(cards) {
   return [...cards].sort((a, b) => RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]) || SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]]);
 }
 
-export function seatStats(v, i, ctx) {
-  const stats = ctx.commonStats(i);
-  if (v.bonus && v.bonus[i]) stats.push(`${t("Bonus")}: ${number(v.bonus[i])}`);
-  return stats;
+/** Four of a rank, or three aces. */
+function isBomb(cards) {
+  if (!cards || cards.length < 3) return false;
+  const same = cards.every((c) => c[0] === cards[0][0]);
+  return same && (cards.length === 4 || (cards.length === 3 && cards[0][0] === "A"));
 }
 
-export function extras(v) {
+export function seatChips(v, i, ctx) {
+  const chips = [];
+  const n = v.hand_sizes ? v.hand_sizes[i] : 0;
+  chips.push({ text: `🂠 ${number(n)}`, label: t("Cards: {n}", { n: number(n) }), cls: n <= 1 ? "count warn" : "count" });
+  if ((v.passed || []).includes(i)) chips.push({ text: t("Pass"), cls: "pass" });
+  if (v.bonus && v.bonus[i]) chips.push({ text: `💣 +${number(v.bonus[i])}`, label: t("Bomb bonuses"), cls: "bonus" });
+  if (v.phase === "over" || v.settlement) chips.push(...ctx.commonChips(i));
+  return chips;
+}
+
+export function extras(v, ctx) {
   if (!v.bomb_bonuses || !v.bomb_bonuses.length) return [];
-  return [`${t("Bomb bonuses")}: ${v.bomb_bonuses.map((b) => (typeof b === "object" ? JSON.stringify(b) : String(b))).join(", ")}`];
+  return [`${t("Bomb bonuses")}: ${v.bomb_bonuses.map((b) => `${ctx.seatName(b.seat)} +${number(b.points)}`).join(", ")}`];
 }
 
-/** A row of played cards; `spoken`: each card's name for screen readers (else the text beside says it). */
-function cardsRow(cards, spoken) {
-  return `<div class="row">${cards.map((x) => `<div class="played" data-card="${x}">${cardSVG(x)}${spoken ? `<span class="sr-only">${esc(cardName(x))}</span>` : ""}</div>`).join("")}</div>`;
+/** The cards of a play laid in the centre, nudged toward the seat that played them. */
+function playHTML(cards, seat, ctx, opts = {}) {
+  const p = ctx.pos(seat);
+  const fresh = opts.fresh && !ctx.reduced ? ` from-${p}` : "";
+  const collect = opts.collect ? ` collect to-${p}` : "";
+  return `<div class="play at-${p}${fresh}${collect}" data-cards="${cards.length}" data-seat="${seat}">${cards.map((x, k) => `<div class="played" data-card="${x}" style="z-index:${k + 1};left:calc(${(k - (cards.length - 1) / 2).toFixed(2)} * var(--tw) * .42 - var(--tw) / 2)">${cardSVG(x)}<span class="sr-only">${esc(cardName(x))}</span></div>`).join("")}</div>`;
 }
 
 export function center(v, ctx) {
+  if (ctx.held) {
+    return `<div class="played-group" data-testid="last-play"><p class="trick-label">${esc(t("{name} wins the round", { name: ctx.seatName(ctx.held.winner) }))}</p>${playHTML(ctx.held.cards, ctx.held.winner, ctx, { collect: ctx.held.collect })}</div>`;
+  }
   let html = "";
   if (v.current) {
-    html += `<div class="played-group" data-testid="last-play"><p>${esc(t("Last play: {name}", { name: ctx.seatName(v.current.seat) }))}</p>${cardsRow(v.current.cards, true)}</div>`;
-  } else if ((v.plays || []).length && v.to_act !== null) {
-    html += `<p>${esc(t("New round: {name} leads.", { name: ctx.seatName(v.to_act) }))}</p>`;
+    const bomb = isBomb(v.current.cards);
+    const fresh = ctx.fresh && "play" in ctx.fresh && ctx.fresh.seat === v.current.seat;
+    html += `<div class="played-group" data-testid="last-play"><p class="trick-label">${esc(t("To beat: {name}", { name: ctx.seatName(v.current.seat) }))}</p>`
+      + (bomb ? `<p class="bomb-call" role="status">💣 ${esc(t("Bomb! +{n} if nobody beats it", { n: number(20) }))}</p>` : "")
+      + playHTML(v.current.cards, v.current.seat, ctx, { fresh }) + `</div>`;
+  } else if ((v.plays || []).length && v.to_act !== null && v.to_act !== undefined) {
+    html += `<p class="trick-label">${esc(t("New round: {name} leads.", { name: ctx.seatName(v.to_act) }))}</p>`;
+  } else if (v.to_act !== null && v.to_act !== undefined && v.rules && v.rules.first_lead) {
+    html += `<p class="trick-label">${esc(t("{name} holds {card} and leads.", { name: ctx.seatName(v.to_act), card: cardName(v.rules.first_lead) }))}</p>`;
   }
-  if ((v.passed || []).length) html += `<p>${v.passed.map((s) => esc(t("{name} passed", { name: ctx.seatName(s) }))).join(" · ")}</p>`;
   return html;
 }
 
 function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
 
 export function controls(v, ctx) {
-  if (ctx.seat === null) return;
+  if (ctx.seat === null || !ctx.myTurn) return;
   const legal = v.legal_actions || [];
-  const g = ctx.group();
-  if (!ctx.myTurn) return;
   const sel = [...ctx.selection];
-  const info = document.createElement("p"); info.style.width = "100%"; info.style.textAlign = "center";
+  const info = document.createElement("p"); info.className = "note";
   const matches = sel.length ? legal.filter((a) => a.play && sel.every((c) => a.play.includes(c))) : [];
   if (!sel.length) info.textContent = t("Select cards to see the plays they can make.");
   else info.textContent = matches.length ? t("Plays with the selected cards:") : t("No legal play uses these cards.");
-  g.append(info);
+  ctx.box.append(info);
   const opts = ctx.group(); opts.id = "suggestions";
-  for (const a of matches.slice(0, 12)) {
+  for (const a of matches.slice(0, 8)) {
     const exact = sameCards(a.play, sel);
     ctx.button(opts, `${t("Play")} ${sortHand(a.play).map(shortCard).join(" ")}`, () => ctx.act({ play: a.play }), exact ? "primary suggestion" : "suggestion",
       { "aria-label": `${t("Play")} ${a.play.map(cardName).join(", ")}` });
   }
+  if (!opts.childElementCount) opts.remove();
   const g2 = ctx.group();
   ctx.button(g2, t("Play the selected cards"), () => ctx.act({ play: sortHand(sel) }), "", { id: "play-selected" }).disabled = !sel.length;
   ctx.button(g2, t("Clear selection"), () => { ctx.selection.clear(); ctx.rerender(); }, "", { id: "clear" }).disabled = !sel.length;
@@ -69,6 +95,12 @@ export function cardClick(card, ctx) {
   ctx.rerender();
 }
 
+/** A card dragged to the table plays it with the cards already selected. */
+export function cardDrop(card, ctx) {
+  const cards = new Set(ctx.selection); cards.add(card);
+  ctx.act({ play: sortHand([...cards]) });
+}
+
 export function actionText(a) {
   if ("pass" in a) return t("Pass");
   return [].concat(a.play).map(shortCard).join(" ");
@@ -78,19 +110,42 @@ export function announce(a, prev, view, ctx) {
   const who = ctx.seatName(a.seat);
   if ("pass" in a) return [t("{name} passed", { name: who })];
   if (!("play" in a)) return [];
-  return [t("{name} plays {cards}", { name: who, cards: [].concat(a.play).map(cardName).join(", ") })];
+  const out = [t("{name} plays {cards}", { name: who, cards: [].concat(a.play).map(cardName).join(", ") })];
+  if (isBomb([].concat(a.play))) out.push(t("Bomb! +{n} if nobody beats it", { n: number(20) }));
+  return out;
 }
 
-export function gameOver(o, ctx) {
-  const st = o.settlement;
-  if (!st) return "";
+/** The round a pass ended: the winning play stays a moment, then goes to its player. */
+export function trickDone(prev, view, a) {
+  if (!("pass" in a) || !prev.current || view.current) return null;
+  const c = prev.current;
+  return { trick: { cards: c.cards, seats: c.cards.map(() => c.seat), winner: c.seat }, interim: null, last: false };
+}
+
+export function handOverlay() { return ""; }
+
+/** The settlement: what each loser pays the winner, line by line; the changes sum to zero. */
+function settlementTable(st, seatName) {
   const n = st.score_change.length;
-  const row = (label, arr) => `<tr><th scope="row">${esc(label)}</th>${arr.map((x) => `<td>${esc(number(x))}</td>`).join("")}</tr>`;
-  return `<table class="summary" id="settlement"><caption>${esc(t("Settlement"))}</caption><tr><th></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(ctx.seatName(i))}</th>`).join("")}</tr>`
-    + row(t("Cards left"), st.cards_left) + row(t("Bonus"), st.bonus) + row(t("Change"), st.score_change) + `</table>`;
+  const row = (key, label, f) => `<tr data-row="${key}"><th scope="row">${esc(label)}</th>${Array.from({ length: n }, (_, i) => `<td data-seat="${i}">${f(i)}</td>`).join("")}</tr>`;
+  const num = (arr, sign = false) => (i) => esc(arr && arr[i] !== undefined ? (sign && arr[i] > 0 ? "+" : "") + number(arr[i]) : "–");
+  const flag = (arr, text) => (i) => (arr && arr[i] ? esc(text) : "");
+  const sum = st.score_change.reduce((a, b) => a + b, 0);
+  return `<table class="summary" id="settlement"><caption>${esc(t("Settlement"))}</caption>
+<thead><tr><th scope="col"><span class="sr-only">${esc(t("Side"))}</span></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(seatName(i))}${i === st.winner ? " 🏆" : ""}</th>`).join("")}</tr></thead><tbody>
+${row("cards", t("Cards left"), num(st.cards_left))}
+${row("spring", t("Never played: doubled"), flag(st.spring, "×2"))}
+${row("two", t("2♠ left: +10"), flag(st.two_of_spades, "+10"))}
+${row("bombs", t("Unplayed bombs: +10 each"), (i) => (st.bombs && st.bombs[i] ? esc(number(st.bombs[i])) : ""))}
+${row("payments", t("Pays"), num(st.payments))}
+${row("bonus", t("Bomb bonuses"), num(st.bonus, true))}
+${row("change", t("Change"), (i) => `<strong>${num(st.score_change, true)(i)}</strong>`)}</tbody>
+<tfoot><tr><th scope="row">${esc(t("Sum"))}</th><td colspan="${n}" data-row="sum">${esc(number(sum))}</td></tr></tfoot></table>`;
 }
 
-export function handSummary() { return ""; }
+export function gameOver(o, history, ctx) {
+  return o.settlement ? settlementTable(o.settlement, ctx.seatName) : "";
+}
 
 // --- the replay viewer ---------------------------------------------------------------------
 export function replaySeats(h) { return (h.remaining || []).length; }
@@ -102,19 +157,22 @@ export function replaySteps(h) {
 export function replayStep(h, st, names) {
   const plays = h.plays || [];
   const upto = st.kind === "play" ? st.k + 1 : st.kind === "end" ? plays.length : 0;
-  const played = names.map(() => 0);
-  const total = names.map(() => 0);
+  const left = names.map((nm, i) => ((h.remaining || [])[i] || []).length);
+  const played = [];
   plays.forEach((p, k) => {
     if (!p.cards) return;
-    total[p.seat] += p.cards.length;
-    if (k < upto) played[p.seat] += p.cards.length;
+    if (k < upto) played.push(...p.cards); else left[p.seat] += p.cards.length;
   });
-  const stats = names.map((nm, i) => [t("Cards: {n}", { n: number(((h.remaining || [])[i] || []).length + total[i] - played[i]) })]);
+  const stats = names.map((nm, i) => [t("Cards: {n}", { n: number(left[i]) })]);
   let center = "";
   if (st.kind === "play") {
     const p = plays[st.k];
     center = p.pass ? `<p>${esc(t("{name} passed", { name: names[p.seat] }))}</p>`
-      : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(cardName).join(", ") }))}</p>${cardsRow(p.cards, false)}`;
+      : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(shortCard).join(" ") }))}${isBomb(p.cards) ? " 💣" : ""}</p><div class="row">${p.cards.map((x) => `<div class="played" data-card="${x}">${cardSVG(x)}<span class="sr-only">${esc(cardName(x))}</span></div>`).join("")}</div>`;
   }
-  return { stats, center };
+  return { stats, center, played };
+}
+
+export function replayEnd(h, prev, index, names) {
+  return h.settlement ? settlementTable(h.settlement, (i) => names[i]) : "";
 }
