@@ -13,6 +13,10 @@ from starlette.testclient import TestClient
 
 from tapete.cards import card_name, iter_bits
 from tapete.server import create_app
+from tapete.server.limits import Limits
+
+TEST_LIMITS = Limits(tables_per_client_minute=1000)
+"""The tests create many tables from one client."""
 
 PG_USERS = ("postgres", "root")
 
@@ -21,6 +25,7 @@ def make_app(db_url: str, **kw: Any) -> Any:
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("bot_workers", 2)
     kw.setdefault("handover_grace", 0.0)
+    kw.setdefault("limits", TEST_LIMITS)
     return create_app(db_url, **kw)
 
 

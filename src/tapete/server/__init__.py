@@ -1,27 +1,31 @@
 """The tapete game server: tables, seats, bots, per-seat views and an event log.
 
 ``create_app(db_url=None, ...)`` builds the ASGI app; ``serve(...)`` runs it with
-uvicorn (the ``tapete serve`` command). The protocol is in ``docs/protocol.md``.
+uvicorn (the ``tapete serve`` command, in :mod:`tapete.server.run`). The protocol is in
+``docs/protocol.md``, the limits and health checks in ``docs/operations.md``.
+
+``create_app`` is imported on first use, so that a bot worker (``tapete.server.worker``)
+does not load the web stack.
 """
 
 from __future__ import annotations
 
-from tapete.server.app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tapete.server.app import create_app
+    from tapete.server.run import serve
 
 __all__ = ["create_app", "serve"]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, bot_delay: float = 0.6) -> int:
-    """Run the server until interrupted; prints the address to open."""
-    import uvicorn
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from tapete.server.app import create_app
 
-    from tapete.server.db import default_db_url
+        return create_app
+    if name == "serve":
+        from tapete.server.run import serve
 
-    url = db_url or default_db_url()
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    public = f"http://{shown}:{port}"
-    app = create_app(url, bot_delay=bot_delay, public_url=public)
-    safe_db = url.split("@")[-1] if "@" in url else url
-    print(f"tapete server: open {public}/  (database: {safe_db})", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="warning")
-    return 0
+        return serve
+    raise AttributeError(name)

@@ -10,8 +10,10 @@ from starlette.routing import WebSocketRoute
 
 from tapete.rulebook.web import rules_routes
 from tapete.server.db import Store, default_db_url
+from tapete.server.guard import ErrorGuard
 from tapete.server.http import http_routes
 from tapete.server.hub import Hub, Observer
+from tapete.server.limits import Limits
 from tapete.server.ws import websocket_endpoint
 from tapete.web import web_routes
 
@@ -28,6 +30,7 @@ def create_app(
     rate_limit: tuple[float, float] = (20.0, 40.0),
     observer: Observer | None = None,
     public_url: str = "",
+    limits: Limits | None = None,
 ) -> Starlette:
     """The tapete server as an ASGI app.
 
@@ -37,6 +40,12 @@ def create_app(
     ``handover_grace``: seconds an absent human is waited for before the creator may hand
     the seat to a bot. ``rate_limit``: (messages per second, burst) per connection.
     ``observer``: called with every message queued for a client or shown to a bot (tests).
+    ``limits``: the server's limits (:class:`tapete.server.limits.Limits`).
+    ``bot_executor``: ``process`` (supervised worker processes) or ``thread`` (in-process,
+    for debugging and families registered at run time).
+
+    The server's ``/api/replay`` comes before the browser pages' routes, so the replay
+    runs in a worker.
     """
 
     @contextlib.asynccontextmanager
@@ -51,6 +60,7 @@ def create_app(
             rate=rate_limit,
             observer=observer,
             public_url=public_url,
+            limits=limits,
         )
         await hub.start()
         app.state.hub = hub
@@ -65,4 +75,6 @@ def create_app(
         *rules_routes(),
         *web_routes(),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(ErrorGuard)
+    return app

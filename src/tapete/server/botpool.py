@@ -1,20 +1,39 @@
-"""Bot decisions off the event loop.
+"""Bot decisions: their seeds, their search budgets, and the call through the scheduler.
 
-A decision is a pure function of ``(level, seed, observation)``, so it runs in a worker
-process (``concurrent.futures.ProcessPoolExecutor``) and a slow bot never stalls the
-server. Which levels a table offers is its family's ``bot_levels`` (``tapete.families``).
+A decision is a pure function of ``(level, seed, observation, params)`` computed in a
+worker (:mod:`tapete.server.jobs`). ``params`` is the search budget: the level's own
+defaults normally, smaller searches when the workers are under pressure or a try ran over
+its time (``search_params``). A bot always answers with its level's choice for the budget
+it was given, never with an arbitrary move. Which levels a table offers is its family's
+``bot_levels`` (``tapete.families``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import multiprocessing
-import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
-from tapete.bots import make_bot
+BUDGETS: Final[Mapping[str, Mapping[str, tuple[dict[str, int], ...]]]] = {
+    # per family and level: the search parameters at pressure 1 and 2 (0: the level's defaults)
+    "spades": {
+        "hard": (
+            {"samples": 64, "rollouts": 800, "bid_samples": 64},
+            {"samples": 16, "rollouts": 200, "bid_samples": 16},
+        ),
+        "ismcts": ({"simulations": 300}, {"simulations": 80}),
+    },
+    "runfast": {
+        "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
+        "ismcts": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
+    },
+}
+"""Smaller searches for the search levels (``tapete.bots.make_bot`` parameters)."""
+
+LIGHT_LEVELS: Final = frozenset({"easy", "normal"})
+"""Levels that decide in a few milliseconds; they have a worker of their own."""
+
+MAX_PRESSURE: Final = 2
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
@@ -23,26 +42,25 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
     return int.from_bytes(h[:4], "big")
 
 
-def decide(level: str, seed: int, observation: dict[str, Any], extra_delay: float = 0.0) -> dict[str, Any]:
-    """One bot decision (runs in a worker). ``extra_delay`` simulates a slow bot (tests)."""
-    if extra_delay > 0:
-        time.sleep(extra_delay)
-    legal = observation.get("legal_actions") or []
-    if not legal:
-        raise ValueError("the bot was asked to act without legal actions")
-    return dict(make_bot(level, seed=seed).act(observation))
+def search_params(family: str, level: str, pressure: int) -> dict[str, int]:
+    """The search budget of ``level`` at ``pressure`` (0: the level's own; 1, 2: smaller).
+
+    >>> search_params("spades", "hard", 0), search_params("spades", "easy", 2)
+    ({}, {})
+    >>> search_params("runfast", "hard", 5)
+    {'samples': 4, 'steps': 600}
+    """
+    if pressure <= 0:
+        return {}
+    steps = BUDGETS.get(family, {}).get(level)
+    if not steps:
+        return {}
+    return dict(steps[min(pressure, len(steps)) - 1])
 
 
-def make_executor(kind: str = "process", workers: int = 2) -> Executor:
-    """The worker pool: ``process`` (default) or ``thread`` (for debugging)."""
-    if kind == "thread":
-        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tapete-bot")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+def decision_args(level: str, seed: int, observation: Mapping[str, Any], extra_delay: float = 0.0) -> dict[str, Any]:
+    """The arguments of a ``decide`` job (``params`` are set when it is dispatched)."""
+    return {"level": level, "seed": seed, "observation": observation, "params": {}, "extra_delay": extra_delay}
 
 
-async def run_decision(
-    executor: Executor | None, level: str, seed: int, observation: dict[str, Any], extra_delay: float = 0.0
-) -> dict[str, Any]:
-    """Await one decision computed in ``executor`` (``None``: the event loop's default thread pool)."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor, decide, level, seed, observation, extra_delay)
+__all__ = ["BUDGETS", "LIGHT_LEVELS", "bot_seed", "decision_args", "search_params"]

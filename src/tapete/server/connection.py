@@ -15,6 +15,16 @@ from tapete.server.protocol import RateLimiter
 from tapete.server.table import Message, Table
 
 
+def encode(message: Message) -> str:
+    """A message as JSON text; characters UTF-8 cannot carry are escaped rather than fatal."""
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
 class Connection:
     """One WebSocket client: a bounded outbox drained by a writer task."""
 
@@ -28,6 +38,7 @@ class Connection:
         self.limiter = RateLimiter(rate[0], rate[1])
         self.outbox: asyncio.Queue[Message | None] = asyncio.Queue(self.OUTBOX)
         self.overflowed = False
+        self.close_code = 1000
 
     def send(self, message: Message) -> None:
         """Queue a message; a client that does not read is dropped rather than slowing its table."""
@@ -40,8 +51,10 @@ class Connection:
         """Send a refusal in this client's language."""
         self.send(error_message(error, self.lang, ref))
 
-    def close(self) -> None:
-        """Ask the writer to close the socket once the queued messages are sent."""
+    def close(self, code: int | None = None) -> None:
+        """Ask the writer to close the socket (with ``code``) once the queued messages are sent."""
+        if code is not None:
+            self.close_code = code
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
 
@@ -51,9 +64,9 @@ class Connection:
             m = await self.outbox.get()
             if m is None or self.overflowed:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(1008 if self.overflowed else 1000)
+                    await self.ws.close(1008 if self.overflowed else self.close_code)
                 return
-            await self.ws.send_text(json.dumps(m, separators=(",", ":"), ensure_ascii=False))
+            await self.ws.send_text(encode(m))
 
 
-__all__ = ["Connection"]
+__all__ = ["Connection", "encode"]

@@ -1,8 +1,10 @@
 """The event log: one SQLAlchemy Core schema for SQLite and PostgreSQL.
 
-Three tables: ``tables`` (profile, options, seed, creator token hash, status, final
-record), ``seats`` (who plays each seat) and ``events`` (every accepted action; its
-primary key ``(table_id, seq)`` makes each sequence number unique per table). ``Store``
+Four tables: ``tables`` (profile, options, creator token hash, status, final record),
+``deals`` (the table's seed, up to 128 bits and more, and whether its creator chose it;
+tables logged before it existed keep their 63-bit seed in ``tables.seed``), ``seats``
+(who plays each seat) and ``events`` (every accepted action; its primary key
+``(table_id, seq)`` makes each sequence number unique per table). ``Store``
 is synchronous; the server calls it in a thread pool of its own (``Hub.db``: one thread
 for SQLite, eight for PostgreSQL) so the event loop never blocks on disk or network.
 The schema is created with ``create_all``, which leaves existing tables as they are.
@@ -68,6 +70,12 @@ class TableRow:
     name: str = ""
     seats: list[SeatRow] = field(default_factory=list)
     events: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seq, hand, action)
+    seed_chosen: bool = False  # the creator chose the seed (and every player is told it)
+    record_text: str | None = None  # a finished table's record, as stored
+
+
+LEGACY_SEED_LIMIT = 1 << 63
+"""Seeds below this are also written to ``tables.seed`` (older readers); larger ones only to ``deals``."""
 
 
 class Store:
@@ -111,6 +119,13 @@ class Store:
             sa.Column("name", sa.String(100), nullable=False, default=""),
             sa.Column("bot_override", sa.Boolean, nullable=False, default=False),
         )
+        self.deals = sa.Table(
+            f"{p}deals",
+            md,
+            sa.Column("table_id", sa.String(64), sa.ForeignKey(f"{p}tables.id"), primary_key=True),
+            sa.Column("seed", sa.String(80), nullable=False),
+            sa.Column("chosen", sa.Boolean, nullable=False, default=False),
+        )
         self.events = sa.Table(
             f"{p}events",
             md,
@@ -141,12 +156,13 @@ class Store:
                     name=row.name,
                     profile=row.profile,
                     options=json.dumps(row.options, sort_keys=True),
-                    seed=row.seed,
+                    seed=row.seed if 0 <= row.seed < LEGACY_SEED_LIMIT else 0,
                     creator_hash=row.creator_hash,
                     status=row.status,
                     created_at=row.created_at,
                 )
             )
+            c.execute(self.deals.insert().values(table_id=row.id, seed=str(row.seed), chosen=row.seed_chosen))
             c.execute(
                 self.seats.insert(),
                 [
@@ -192,7 +208,7 @@ class Store:
     def load_open_tables(self) -> list[TableRow]:
         """Every unfinished table with its seats and events in order."""
         with self.engine.connect() as c:
-            rows = c.execute(self.tables.select().where(self.tables.c.status == "open")).mappings().all()
+            rows = c.execute(self._with_deal().where(self.tables.c.status == "open")).mappings().all()
             out: list[TableRow] = []
             for r in rows:
                 t = _table_row(r)
@@ -209,15 +225,47 @@ class Store:
                 out.append(t)
             return out
 
+    def _with_deal(self) -> sa.Select[Any]:
+        """``tables`` rows with their ``deals`` row's seed and choice (absent for old tables)."""
+        t, d = self.tables, self.deals
+        return sa.select(t, d.c.seed.label("deal_seed"), d.c.chosen.label("deal_chosen")).select_from(
+            t.outerjoin(d, d.c.table_id == t.c.id)
+        )
+
     def load_record(self, table_id: str) -> tuple[str, dict[str, Any] | None] | None:
         """``(status, record)`` of a table, or ``None`` when there is no such table."""
+        found = self.load_record_text(table_id)
+        if found is None:
+            return None
+        return found[0], (json.loads(found[1]) if found[1] else None)
+
+    def load_record_text(self, table_id: str) -> tuple[str, str | None] | None:
+        """``(status, record as stored)`` of a table (not parsed), or ``None`` when there is no such table."""
         with self.engine.connect() as c:
             r = c.execute(
                 sa.select(self.tables.c.status, self.tables.c.record).where(self.tables.c.id == table_id)
             ).first()
         if r is None:
             return None
-        return str(r[0]), (json.loads(r[1]) if r[1] else None)
+        return str(r[0]), (str(r[1]) if r[1] else None)
+
+    def load_finished_table(self, table_id: str) -> TableRow | None:
+        """A finished table with its seats and stored record (no events), or ``None``."""
+        with self.engine.connect() as c:
+            r = (
+                c.execute(self._with_deal().where(self.tables.c.id == table_id, self.tables.c.status == "finished"))
+                .mappings()
+                .first()
+            )
+            if r is None:
+                return None
+            t = _table_row(r)
+            seats = c.execute(
+                self.seats.select().where(self.seats.c.table_id == t.id).order_by(self.seats.c.seat)
+            ).mappings()
+            t.seats = [_seat_row(s) for s in seats]
+            t.record_text = r["record"]
+            return t
 
     def count_events(self, table_id: str) -> int:
         with self.engine.connect() as c:
@@ -241,10 +289,11 @@ def _table_row(r: Any) -> TableRow:
         name=r["name"] or "",
         profile=r["profile"],
         options=json.loads(r["options"]),
-        seed=int(r["seed"]),
+        seed=int(r["deal_seed"]) if r.get("deal_seed") is not None else int(r["seed"]),
         creator_hash=r["creator_hash"],
         status=r["status"],
         created_at=float(r["created_at"]),
+        seed_chosen=bool(r.get("deal_chosen") or False),
     )
 
 

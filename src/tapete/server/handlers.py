@@ -7,19 +7,16 @@ A refusal is raised as a ``TapeteError`` and sent back by the socket loop
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
 from tapete.i18n import negotiate, translator
-from tapete.server import botpool
+from tapete.server.botpool import bot_seed
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
 from tapete.server.hints import hint_reason
 from tapete.server.hub import Hub
 from tapete.server.table import Table
-
-log = logging.getLogger("tapete.server")
 
 Handler = Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]]
 
@@ -48,13 +45,17 @@ async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
     if conn.table is not None:
         raise ServerError("already_joined", "one hello per connection")
     conn.lang = negotiate(msg.get("lang"))
-    table = hub.table(msg["table"])
+    table = await hub.find_table(msg["table"])
+    if conn.table is not None:  # a second hello while the first one was reading the log
+        raise ServerError("already_joined", "one hello per connection")
     token = msg.get("token")
+    seat: int | None = None
     if token is not None:
         seat = table.seat_for_token(token)
         if seat is None:
             raise ServerError("bad_token", "the token opens no seat of this table")
-        conn.seat = seat
+    table.check_room(seat)
+    conn.seat = seat
     conn.table = table
     table.attach(conn)
 
@@ -82,15 +83,10 @@ async def on_hint(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
     legal = obs.get("legal_actions")
     if not legal:
         raise ServerError("not_your_turn", f"it is seat {table.game.to_act}'s turn")
-    try:
-        action = await botpool.run_decision(
-            table.config.executor, "normal", botpool.bot_seed(table.seed, seat, version), obs
-        )
-    except Exception as exc:
-        log.warning("table %s: hint failed (%s); first legal action", table.id, type(exc).__name__)
-        action = dict(legal[0])
+    # the normal bot in the table's lane (a light job); a failure is "busy", never a made-up hint
+    action, _ = await hub.decide(table.id, "normal", bot_seed(table.seed, seat, version), obs)
     if action not in legal:
-        action = dict(legal[0])
+        raise ServerError("busy", "the hint could not be computed")
     reason = hint_reason(obs, action)
     conn.send(
         {

@@ -1,11 +1,14 @@
-"""The HTTP API (``docs/protocol.md``, *HTTP*): profiles, tables, records, seat hand-overs.
+"""The HTTP API (``docs/protocol.md``, *HTTP*): profiles, tables, records, seat hand-overs,
+record replays, health and metrics (``docs/operations.md``).
 
 A refusal is a ``TapeteError`` turned into the same body as a WebSocket ``error``, in
-the language negotiated from ``Accept-Language`` (:func:`tapete.i18n.negotiate`).
+the language negotiated from ``Accept-Language`` (:func:`tapete.i18n.negotiate`); an
+unexpected failure is a ``server_error`` (503), never a bare 500.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from functools import wraps
@@ -17,28 +20,47 @@ from starlette.routing import Route
 
 import tapete
 from tapete.errors import TapeteError
-from tapete.i18n import negotiate
+from tapete.i18n import LANGUAGES, negotiate
 from tapete.server.errors import ServerError
 from tapete.server.hub import Hub, check_level
+from tapete.server.limits import MAX_REPLAY_BODY
 from tapete.server.messages import error_message
-from tapete.server.requests import check_create_request, check_seat_request, read_json
+from tapete.server.observe import health, metrics_text
+from tapete.server.requests import check_create_request, check_seat_request, read_body, read_json
 from tapete.server.table import Table, hash_token
+
+log = logging.getLogger("tapete.server")
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
-STATUS: Final = {"no_table": 404, "bad_token": 403, "seat_taken": 409, "wrong_phase": 409}
+STATUS: Final = {
+    "no_table": 404,
+    "bad_token": 403,
+    "seat_taken": 409,
+    "wrong_phase": 409,
+    "timeout": 408,
+    "too_large": 413,
+    "too_slow": 422,
+    "too_many_tables": 429,
+    "server_full": 503,
+    "busy": 503,
+    "storage_error": 503,
+    "server_error": 503,
+}
 """The HTTP status of a refusal by its code; any other code is 400."""
 
 
 def request_language(request: Request) -> str:
-    """The best of our languages for the request's ``Accept-Language``."""
-    return negotiate(request.headers.get("accept-language"))
+    """``?lang=`` when it is one of ours, else the best of our languages for ``Accept-Language``."""
+    lang = request.query_params.get("lang", "")
+    return lang if lang in LANGUAGES else negotiate(request.headers.get("accept-language"))
 
 
 def error_response(error: TapeteError, request: Request) -> JSONResponse:
     """A refusal as an HTTP answer: the wire error body, its status by code."""
-    body = error_message(error, request_language(request))
-    return JSONResponse(body, status_code=STATUS.get(error.code, 400), headers={"Vary": "Accept-Language"})
+    lang = request_language(request)
+    headers = {"Vary": "Accept-Language", "Content-Language": lang}
+    return JSONResponse(error_message(error, lang), status_code=STATUS.get(error.code, 400), headers=headers)
 
 
 def refusals_answered(endpoint: Endpoint) -> Endpoint:
@@ -50,6 +72,9 @@ def refusals_answered(endpoint: Endpoint) -> Endpoint:
             return await endpoint(request)
         except TapeteError as exc:
             return error_response(exc, request)
+        except Exception as exc:
+            log.exception("%s %s failed (%s)", request.method, request.url.path, type(exc).__name__)
+            return error_response(ServerError("server_error", "the request failed"), request)
 
     return wrapped
 
@@ -59,6 +84,10 @@ def hub_of(request: Request) -> Hub:
     return hub
 
 
+def client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
 async def list_profiles(request: Request) -> Response:
     return JSONResponse(
         [{"name": n, "description": tapete.profile_info(n).description} for n in tapete.profile_names()]
@@ -66,7 +95,9 @@ async def list_profiles(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
-    out = await hub_of(request).create_table(check_create_request(await read_json(request)))
+    hub = hub_of(request)
+    spec = check_create_request(await read_json(request, hub.limits.body_seconds))
+    out = await hub.create_table(spec, client_address(request))
     return JSONResponse(out, status_code=201)
 
 
@@ -75,25 +106,48 @@ async def list_tables(request: Request) -> Response:
 
 
 async def get_table(request: Request) -> Response:
-    return JSONResponse(hub_of(request).table(request.path_params["table_id"]).public_info())
+    table = await hub_of(request).find_table(request.path_params["table_id"])
+    return JSONResponse(table.public_info())
 
 
 async def get_record(request: Request) -> Response:
     """The ``tapete-record/1`` of a finished game (unfinished ones would reveal the deal)."""
     hub = hub_of(request)
     table_id = request.path_params["table_id"]
-    found = await hub.db(hub.store.load_record, table_id)
+    found = await hub.db(hub.store.load_record_text, table_id[:80])
     if found is None:
         raise ServerError("no_table", "no such table")
     status, record = found
     if status != "finished" or record is None:
         raise ServerError("wrong_phase", "the record is available once the game is over")
-    return JSONResponse(record, headers={"content-disposition": f'attachment; filename="tapete-{table_id}.json"'})
+    # the stored text as it is: no parsing or serializing on the event loop
+    disposition = f'attachment; filename="tapete-{table_id}.json"'
+    return Response(record, media_type="application/json", headers={"content-disposition": disposition})
+
+
+async def replay_record(request: Request) -> Response:
+    """``POST /api/replay``: a posted record replayed in a worker (size and time budget)."""
+    hub = hub_of(request)
+    body = await read_body(request, MAX_REPLAY_BODY, hub.limits.body_seconds)
+    lang = request_language(request)
+    out = await hub.replay_record(body, lang, client_address(request))
+    return Response(out, media_type="application/json", headers={"Content-Language": lang})
+
+
+async def healthz(request: Request) -> Response:
+    """The server's health: 200 ``ok`` or ``degraded``, 503 ``failing``."""
+    body = health(hub_of(request))
+    return JSONResponse(body, status_code=503 if body["status"] == "failing" else 200)
+
+
+async def metrics(request: Request) -> Response:
+    """Counters and latencies in the Prometheus text format."""
+    return Response(metrics_text(hub_of(request)), media_type="text/plain; version=0.0.4")
 
 
 async def _creators_table(request: Request) -> tuple[Table, object]:
     """The table of the path, once the body's creator token is checked; and the body's ``level``."""
-    table = hub_of(request).table(request.path_params["table_id"])
+    table = await hub_of(request).find_table(request.path_params["table_id"])
     token, level = check_seat_request(await read_json(request))
     if not secrets.compare_digest(hash_token(token), table.creator_hash):
         raise ServerError("bad_token", "only the table's creator can do this")
@@ -125,6 +179,9 @@ def http_routes() -> list[Route]:
         Route("/api/tables/{table_id}/record", refusals_answered(get_record)),
         Route(seat + "/bot", refusals_answered(seat_to_bot), methods=["POST"]),
         Route(seat + "/human", refusals_answered(seat_to_human), methods=["POST"]),
+        Route("/api/replay", refusals_answered(replay_record), methods=["POST"]),
+        Route("/healthz", refusals_answered(healthz), methods=["GET"]),
+        Route("/metrics", refusals_answered(metrics), methods=["GET"]),
     ]
 
 

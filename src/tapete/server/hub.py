@@ -1,28 +1,38 @@
-"""The hub: what every request shares — the event log, the tables, the bot worker pool.
+"""The hub: what every request shares — the event log, the tables, the worker scheduler.
 
-It creates tables from checked requests, rebuilds unfinished ones from the log on start
-(``rebuild_game``) and closes everything on stop.
+It creates tables from checked requests (with a secret 128-bit seed unless the creator
+chose one), rebuilds unfinished ones from the log on start, reads finished ones back
+from the log when they are asked for, and runs every piece of engine work that is more
+than one action (bot decisions, hints, replays, rebuilds) in a worker through the fair
+scheduler (:mod:`tapete.server.scheduler`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import pickle
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
 
 import tapete
 from tapete.engine.base import JSON, Game
 from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.records import replay
-from tapete.server import botpool
+from tapete.server.admission import Admission
+from tapete.server.botpool import LIGHT_LEVELS, decision_args, search_params
 from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
+from tapete.server.limits import Limits
+from tapete.server.metrics import Metrics
+from tapete.server.pool import JobFailed, make_worker
 from tapete.server.requests import CreateRequest
+from tapete.server.scheduler import Scheduler
 from tapete.server.table import Message, Table, TableConfig, hash_token
 
 log = logging.getLogger("tapete.server")
@@ -30,9 +40,19 @@ log = logging.getLogger("tapete.server")
 Observer = Callable[[Table, int | None, str, Message], None]
 """Called with every message queued for a client or shown to a bot: ``(table, seat, role, message)``."""
 
+SEED_BITS: Final = 128
+"""Bits of a server-chosen seed (``secrets.randbits``)."""
+REBUILD_SECONDS: Final = 60.0
+"""Time budget of rebuilding one table from its log in a worker."""
+
+
+def new_seed() -> int:
+    """A secret deal seed from the operating system's CSPRNG."""
+    return secrets.randbits(SEED_BITS)
+
 
 class Hub:
-    """Everything shared by requests: the log, the table registry, the bot worker pool."""
+    """Everything shared by requests: the log, the table registry, the worker scheduler."""
 
     def __init__(
         self,
@@ -46,6 +66,7 @@ class Hub:
         rate: tuple[float, float],
         observer: Observer | None,
         public_url: str,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
@@ -57,7 +78,17 @@ class Hub:
         self.rate = rate
         self.observer = observer
         self.public_url = public_url.rstrip("/")
-        self.executor: Executor | None = None
+        self.limits = limits or Limits()
+        self.metrics = Metrics()
+        self.admission = Admission(
+            tables_per_minute=self.limits.tables_per_client_minute,
+            open_tables=self.limits.open_tables,
+            sockets_per_client=self.limits.connections_per_client,
+        )
+        self.scheduler = Scheduler(
+            lambda name: make_worker(bot_executor, name), workers=bot_workers, limits=self.limits, metrics=self.metrics
+        )
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
         db_threads = 1 if store.url.startswith("sqlite") else 8
         self.db_executor = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="tapete-db")
 
@@ -66,13 +97,114 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_executor, fn, *args)
 
+    # --- tables -------------------------------------------------------------------------
     def table(self, table_id: str) -> Table:
-        """The table called ``table_id``; ``no_table`` if there is none."""
+        """The table called ``table_id`` in memory; ``no_table`` if there is none."""
         table = self.tables.get(table_id)
         if table is None:
             raise ServerError("no_table", f"no table {table_id[:64]!r}")
         return table
 
+    async def find_table(self, table_id: str) -> Table:
+        """The table called ``table_id``, a finished one read back from the log if need be."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = pending
+            try:
+                pending.set_result(await self._load_finished(table_id))
+            except Exception as exc:
+                log.error("table %s could not be read back from the log (%s)", table_id[:64], type(exc).__name__)
+                pending.set_result(None)
+            finally:
+                del self._loading[table_id]
+        found = await asyncio.shield(pending)
+        if found is None:
+            raise ServerError("no_table", f"no table {table_id[:64]!r}")
+        return found
+
+    async def _load_finished(self, table_id: str) -> Table | None:
+        if len(table_id) > 64:
+            return None
+        row: TableRow | None = await self.db(self.store.load_finished_table, table_id)
+        if row is None or row.record_text is None:
+            return None
+        game = await self.rebuild(row.id, row.record_text.encode("utf-8"))
+        table = self._add(Table(row, game, self.config()))
+        self.metrics.count("finished_tables_read_back")
+        return table
+
+    def _add(self, table: Table) -> Table:
+        """Register a table; the oldest finished tables without clients leave memory beyond the limit."""
+        self.tables[table.id] = table
+        finished = [t for t in self.tables.values() if t.is_over() and not t.clients()]
+        for old in finished[: max(0, len(finished) - self.limits.finished_in_memory)]:
+            del self.tables[old.id]
+        return table
+
+    def open_tables(self) -> int:
+        return sum(1 for t in self.tables.values() if not t.is_over())
+
+    # --- work in the workers --------------------------------------------------------------
+    async def decide(self, lane: str, level: str, seed: int, observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A bot's action for ``observation`` from a worker, and the search parameters it used."""
+        fam = family_of(observation).name
+        used: dict[str, Any] = {}
+
+        def budget(args: dict[str, Any], pressure: int) -> dict[str, Any]:
+            used.clear()
+            used.update(search_params(fam, level, pressure))
+            return {**args, "params": dict(used)}
+
+        args = decision_args(level, seed, observation, self.bot_extra_delay)
+        timeout = self.limits.decision_seconds + self.bot_extra_delay
+        start = time.monotonic()
+        try:
+            result, _ = await self.scheduler.submit(
+                "decide", lane, args, light=level in LIGHT_LEVELS, timeout=timeout, degrade=budget
+            )
+        except JobFailed as exc:
+            raise ServerError("busy", f"the bot failed: {exc.detail[:100]}") from None
+        self.metrics.observe(f"turn_seconds_{level}", time.monotonic() - start)
+        if not isinstance(result, dict):
+            raise ServerError("busy", "the bot answered nothing")
+        return result, dict(used)
+
+    async def replay_record(self, body: bytes, lang: str, client: str) -> bytes:
+        """``POST /api/replay``'s answer body, computed in a worker within its time budget."""
+        try:
+            _, out = await self.scheduler.submit(
+                "replay",
+                f"replay:{client}",
+                {"lang": lang},
+                body,
+                timeout=self.limits.replay_seconds,
+                max_waiting=self.limits.replays_waiting,
+            )
+        except JobFailed as exc:
+            raise ServerError("bad_message", exc.detail[:200]) from None
+        return out
+
+    async def rebuild(self, table_id: str, record: bytes) -> Game:
+        """A game replayed from its record in a worker (pickled back)."""
+        try:
+            _, raw = await self.scheduler.submit("rebuild", f"rebuild:{table_id}", {}, record, timeout=REBUILD_SECONDS)
+        except JobFailed as exc:
+            raise ValueError(exc.detail) from None
+        game: Game = pickle.loads(raw)
+        return game
+
+    def health(self) -> dict[str, Any]:
+        """The scheduler's health, with the tables' counts."""
+        out = self.scheduler.health()
+        out["open_tables"] = self.open_tables()
+        out["tables_in_memory"] = len(self.tables)
+        return out
+
+    # --- life ---------------------------------------------------------------------------
     def config(self) -> TableConfig:
         async def append(
             table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
@@ -85,25 +217,32 @@ class Hub:
         return TableConfig(
             append_event=append,
             set_override=override,
-            executor=self.executor,
+            decide=self.decide,
             bot_delay=self.bot_delay,
             bot_extra_delay=self.bot_extra_delay,
             handover_grace=self.handover_grace,
             observer=self.observer,
+            connections_per_seat=self.limits.connections_per_seat,
+            spectators_per_table=self.limits.spectators_per_table,
         )
 
     async def start(self) -> None:
-        """Create the schema, start the bot pool and rebuild every unfinished table."""
+        """Create the schema, start the workers and rebuild every unfinished table (in the workers)."""
         await self.db(self.store.create_schema)
-        self.executor = botpool.make_executor(self.bot_executor_kind, self.bot_workers)
+        await self.scheduler.start()
         rows: list[TableRow] = await self.db(self.store.load_open_tables)
-        for row in rows:
-            try:
-                game = rebuild_game(row)
-            except Exception as exc:
-                log.error("table %s could not be rebuilt from its log: %s", row.id, exc)
-                continue
-            self.tables[row.id] = Table(row, game, self.config())
+        gate = asyncio.Semaphore(max(1, self.bot_workers) * 2)
+
+        async def restore(row: TableRow) -> None:
+            async with gate:
+                try:
+                    game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+                except Exception as exc:
+                    log.error("table %s could not be rebuilt from its log: %s", row.id, exc)
+                    return
+                self.tables[row.id] = Table(row, game, self.config())
+
+        await asyncio.gather(*(restore(row) for row in rows))
         for table in self.tables.values():
             table.kick_bots()
         log.info("restored %d unfinished tables", len(rows))
@@ -111,15 +250,14 @@ class Hub:
     async def stop(self) -> None:
         for table in list(self.tables.values()):
             await table.close()
-        if self.executor is not None:
-            executor = self.executor
-            await asyncio.get_running_loop().run_in_executor(None, lambda: executor.shutdown(True, cancel_futures=True))
+        await self.scheduler.stop()
         self.db_executor.shutdown(wait=True)
         self.store.dispose()
 
-    async def create_table(self, spec: CreateRequest) -> dict[str, JSON]:
+    async def create_table(self, spec: CreateRequest, client: str = "") -> dict[str, JSON]:
         """Create a table from a checked request; returns tokens and invite links."""
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(1 << 31)
+        chosen = spec.seed is not None
+        seed = spec.seed if spec.seed is not None else new_seed()
         try:
             game = tapete.new_game(spec.profile, seed=seed, options=spec.options)
         except TapeteError as exc:
@@ -131,6 +269,7 @@ class Hub:
         for plan in spec.seats:
             if plan.level is not None:
                 check_level(fam, plan.level)
+        self.admission.admit_table(client, open_now=self.open_tables())
         table_id = secrets.token_urlsafe(9)
         creator_token = secrets.token_urlsafe(24)
         seat_rows: list[SeatRow] = []
@@ -151,10 +290,14 @@ class Hub:
             created_at=time.time(),
             name=spec.name,
             seats=seat_rows,
+            seed_chosen=chosen,
         )
-        await self.db(self.store.insert_table, row)
-        table = Table(row, game, self.config())
-        self.tables[table_id] = table
+        try:
+            await self.db(self.store.insert_table, row)
+        except Exception as exc:
+            log.error("table %s could not be stored (%s)", table_id, type(exc).__name__)
+            raise ServerError("storage_error", "the event log could not be written") from None
+        table = self._add(Table(row, game, self.config()))
         table.kick_bots()
         base = self.public_url
         return {
@@ -182,8 +325,8 @@ def check_level(fam: Family, level: object) -> str:
     return level
 
 
-def rebuild_game(row: TableRow) -> Game:
-    """The game of a stored table: its record (profile, options, seed, actions) replayed."""
+def record_of(row: TableRow) -> dict[str, Any]:
+    """The record of a stored unfinished table: profile, options, seed and the logged actions."""
     hands: list[dict[str, Any]] = []
     for seq, (expected, (got, hand, action)) in enumerate(zip(range(len(row.events)), row.events, strict=True)):
         if got != expected:
@@ -191,12 +334,18 @@ def rebuild_game(row: TableRow) -> Game:
         while len(hands) <= hand:
             hands.append({"actions": []})
         hands[hand]["actions"].append(action)
-    record = {"format": "tapete-record/1", "profile": row.profile, "options": row.options, "seed": row.seed}
+    record: dict[str, Any] = {"format": "tapete-record/1", "profile": row.profile, "options": row.options}
+    record["seed"] = row.seed
     record["hands"] = hands or [{"actions": []}]
-    result = replay(record)
+    return record
+
+
+def rebuild_game(row: TableRow) -> Game:
+    """The game of a stored table: its record replayed (in this process; the hub uses a worker)."""
+    result = replay(record_of(row))
     if result.exit_status != 0 or result.game is None:
         raise ValueError(f"replay failed: {result.report.get('error')}")
     return result.game
 
 
-__all__ = ["Hub", "Observer", "check_level", "rebuild_game"]
+__all__ = ["SEED_BITS", "Hub", "Observer", "check_level", "new_seed", "rebuild_game", "record_of"]

@@ -1,25 +1,42 @@
-"""Limits and schema checks for client messages (``docs/protocol.md``); refusals are ``ServerError``."""
+"""Limits and schema checks for client messages (``docs/protocol.md``); refusals are ``ServerError``.
+
+Every number has bounds and every string is valid text (:mod:`tapete.server.safejson`)
+before a handler sees the message.
+"""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from tapete.server.errors import ServerError
+from tapete.server.safejson import loads
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted (a text frame, UTF-8)."""
-MAX_BODY_BYTES: Final = 16384
-"""Largest HTTP request body accepted."""
 CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping", "hint"})
 _ACTION_KEYS: Final = frozenset({"seat", "bid", "play", "look", "pass"})
+MAX_REF: Final = 1 << 53
+"""Largest ``id`` (in magnitude) a message may carry: what a browser's numbers hold exactly."""
+MAX_VERSION: Final = 10**9
+"""Largest ``version`` an action may name."""
+MAX_SEAT: Final = 63
+MAX_BID: Final = 1000
 
 
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _bounded_int(v: object, lo: int, hi: int, what: str) -> None:
+    """``bad_message`` unless ``v`` is an integer; ``out_of_range`` unless ``lo <= v <= hi``."""
+    if not _is_int(v):
+        raise ServerError("bad_message", f"{what} must be an integer")
+    assert isinstance(v, int)
+    if not lo <= v <= hi:
+        raise ServerError("out_of_range", f"{what} must be from {lo} to {hi}")
 
 
 def _short_str(v: object, n: int) -> bool:
@@ -30,10 +47,7 @@ def parse_message(text: str) -> dict[str, Any]:
     """Decode and check one client message; raises ``ServerError``."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ServerError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
-    try:
-        msg = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ServerError("bad_message", "the message is not JSON") from None
+    msg = loads(text)
     if not isinstance(msg, dict):
         raise ServerError("bad_message", "a message must be a JSON object")
     kind = msg.get("type")
@@ -44,6 +58,8 @@ def parse_message(text: str) -> dict[str, Any]:
     ref = msg.get("id")
     if ref is not None and not (_is_int(ref) or _short_str(ref, 64)):
         raise ServerError("bad_message", "'id' must be an integer or a short string")
+    if _is_int(ref):
+        _bounded_int(ref, -MAX_REF, MAX_REF, "'id'")
     check = _FIELD_CHECKS.get(kind)
     if check is not None:
         check(msg)
@@ -64,9 +80,9 @@ def _check_hello(msg: dict[str, Any]) -> None:
 
 
 def _check_action_message(msg: dict[str, Any]) -> None:
-    version = msg.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+    if not _is_int(msg.get("version")):
         raise ServerError("bad_message", "an action needs 'version', the action count you saw")
+    _bounded_int(msg["version"], 0, MAX_VERSION, "'version'")
     action = msg.get("action")
     if not isinstance(action, dict):
         raise ServerError("bad_message", "an action needs 'action', an object in record form")
@@ -75,6 +91,7 @@ def _check_action_message(msg: dict[str, Any]) -> None:
         raise ServerError("bad_message", f"unknown action fields: {sorted(extra)[:5]}")
     if not _is_int(action.get("seat")):
         raise ServerError("bad_message", "an action needs 'seat', an integer")
+    _bounded_int(action["seat"], 0, MAX_SEAT, "'seat'")
     kinds = [k for k in ("bid", "play", "look", "pass") if k in action]
     if len(kinds) != 1:
         raise ServerError("bad_message", "an action has exactly one of 'bid', 'play', 'look', 'pass'")
@@ -82,6 +99,8 @@ def _check_action_message(msg: dict[str, Any]) -> None:
     if kinds[0] == "bid":
         if not (_is_int(value) or _short_str(value, 4)):
             raise ServerError("bad_message", "'bid' is an integer or a short string")
+        if _is_int(value):
+            _bounded_int(value, -MAX_BID, MAX_BID, "'bid'")
     elif kinds[0] == "play":
         ok = _short_str(value, 4) or (
             isinstance(value, list) and 0 < len(value) <= 20 and all(_short_str(c, 4) for c in value)

@@ -3,7 +3,13 @@
 Every action goes through ``Table.submit`` under the table's ``asyncio.Lock``: checked
 (version, seat, turn, rules) on a clone of the game, appended to the event log, and
 only then made current and fanned out — each seat its own observation, spectators the
-public view. Bot seats are driven by one task per table that asks the worker pool.
+public view. Bot seats are driven by one task per table that asks the worker pool
+(``TableConfig.decide``); a decision that fails is asked again later, never replaced by
+an arbitrary move.
+
+The deal is secret: the seed (128 random bits unless the creator chose one, which every
+player is then told in ``info`` and ``welcome``) reaches clients only in the finished
+record, which says where the seed came from (``seed_source``).
 """
 
 from __future__ import annotations
@@ -15,14 +21,13 @@ import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tapete.engine.base import JSON, Game
 from tapete.errors import TapeteError
 from tapete.families import Family, family_of
-from tapete.server import botpool
+from tapete.server.botpool import bot_seed
 from tapete.server.db import SeatRow, TableRow
 from tapete.server.errors import ServerError
 from tapete.server.views import game_summary, hand_summary, spectator_view
@@ -30,6 +35,11 @@ from tapete.server.views import game_summary, hand_summary, spectator_view
 log = logging.getLogger("tapete.server")
 
 Message = dict[str, Any]
+Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
+"""``(lane, level, seed, observation) -> (action, search params used)``: one bot decision in a worker."""
+
+RETRY_PAUSE_MAX = 10.0
+"""Longest pause before a bot whose decision failed asks again."""
 
 
 def hash_token(token: str) -> str:
@@ -91,11 +101,13 @@ class TableConfig:
 
     append_event: Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaitable[None]]
     set_override: Callable[[str, int, str | None, bool], Awaitable[None]]
-    executor: Executor | None = None
+    decide: Decide
     bot_delay: float = 0.6
     bot_extra_delay: float = 0.0
     handover_grace: float = 30.0
     observer: Callable[[Table, int | None, str, Message], None] | None = None
+    connections_per_seat: int = 4
+    spectators_per_table: int = 50
 
 
 def hand_index(game: Game) -> int:
@@ -112,6 +124,7 @@ class Table:
         self.profile = row.profile
         self.options = row.options
         self.seed = row.seed
+        self.seed_chosen = row.seed_chosen
         self.creator_hash = row.creator_hash
         self.created_at = row.created_at
         self.game = game
@@ -139,7 +152,14 @@ class Table:
             "to_act": self.game.to_act,
             "seats": [s.public() for s in self.seats],
             "spectators": len(self.spectators),
+            **self.deal_info(),
         }
+
+    def deal_info(self) -> dict[str, JSON]:
+        """Where the deals come from: ``{"deal": "secret"}``, or the creator's seed, told to everyone."""
+        if self.seed_chosen:
+            return {"deal": "creator_seed", "seed": str(self.seed)}
+        return {"deal": "secret"}
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.seats:
@@ -148,6 +168,14 @@ class Table:
         return None
 
     # --- clients --------------------------------------------------------------------
+    def check_room(self, seat: int | None) -> None:
+        """``too_many_spectators`` / ``too_many_connections`` when the table or seat is full."""
+        if seat is None:
+            if len(self.spectators) >= self.config.spectators_per_table:
+                raise ServerError("too_many_spectators", f"at most {self.config.spectators_per_table} spectators")
+        elif len(self.seats[seat].clients) >= self.config.connections_per_seat:
+            raise ServerError("too_many_connections", f"at most {self.config.connections_per_seat} connections a seat")
+
     def attach(self, client: Client) -> None:
         """Add a client (seat or spectator) and send it the full current view."""
         if client.seat is None:
@@ -192,6 +220,7 @@ class Table:
             "options": dict(self.options),
             "seats": [s.public() for s in self.seats],
             "renderer": self.family.renderer,
+            **self.deal_info(),
         }
 
     def _view(self, seat: int | None, cache: dict[int | None, dict[str, JSON]] | None = None) -> dict[str, JSON]:
@@ -254,7 +283,7 @@ class Table:
             record_form = game.action_to_record(parsed, seat)
             new = game.clone()
             new.apply(parsed)
-            final = new.record() if new.is_over() else None
+            final = self._final_record(new) if new.is_over() else None
             try:
                 await self.config.append_event(self.id, self.version, hand_before, record_form, final)
             except Exception as exc:
@@ -265,6 +294,12 @@ class Table:
             self.version += 1
             self._fanout(record_form, hand_before)
         self.kick_bots()
+
+    def _final_record(self, game: Game) -> dict[str, Any]:
+        """The finished game's record, saying whether the creator chose the seed."""
+        record = dict(game.record())
+        record["seed_source"] = "creator" if self.seed_chosen else "server"
+        return record
 
     def _fanout(self, last: dict[str, JSON], hand_before: int) -> None:
         game = self.game
@@ -324,6 +359,7 @@ class Table:
 
     async def _drive_bots(self) -> None:
         loop = asyncio.get_running_loop()
+        refusals = 0
         failures = 0
         while not self.closed and not self.game.is_over():
             seat = self.game.to_act
@@ -334,40 +370,41 @@ class Table:
                 return
             version = self.version
             obs = self.game.observation(seat)
-            if self.config.observer is not None:
-                self.config.observer(self, seat, "bot", {"type": "state", "view": obs})
+            observer = self.config.observer
+            if observer is not None:
+                observer(self, seat, "bot", {"type": "state", "view": obs})
             start = loop.time()
-            action: dict[str, Any]
+            seed = bot_seed(self.seed, seat, version)
             try:
-                action = await botpool.run_decision(
-                    self.config.executor,
-                    level,
-                    botpool.bot_seed(self.seed, seat, version),
-                    obs,
-                    self.config.bot_extra_delay,
-                )
+                action, params = await self.config.decide(self.id, level, seed, obs)
+                if action not in obs["legal_actions"]:
+                    raise ValueError("the bot chose an action that is not legal")
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("table %s: bot at seat %d failed (%s); first legal action", self.id, seat, type(exc).__name__)
-                action = dict(obs["legal_actions"][0])
-            if action not in obs["legal_actions"]:
-                log.warning("table %s: bot at seat %d chose an illegal action; first legal one used", self.id, seat)
-                action = dict(obs["legal_actions"][0])
+                # never an arbitrary move: the table waits and the bot thinks again
+                failures += 1
+                log.error("table %s: bot at seat %d failed (%s); asking again", self.id, seat, type(exc).__name__)
+                await asyncio.sleep(min(RETRY_PAUSE_MAX, 0.25 * 2**failures))
+                continue
+            failures = 0
+            if observer is not None:
+                decision = {"type": "bot_decision", "view": obs, "action": action, "level": level}
+                observer(self, seat, "bot_decision", {**decision, "seed": seed, "params": params})
             wait = self.config.bot_delay - (loop.time() - start)
             if wait > 0:
                 await asyncio.sleep(wait)
             try:
                 await self.submit(seat, action, version, by_bot=True)
-                failures = 0
+                refusals = 0
             except TapeteError as exc:
                 if exc.code in ("stale_version", "not_seated", "game_over", "no_table"):
                     continue
-                failures += 1
+                refusals += 1
                 log.warning("table %s: bot action refused (%s)", self.id, exc.code)
-                if failures > 3:
+                if refusals > 3:
                     return
-                await asyncio.sleep(min(1.0, 0.05 * failures))
+                await asyncio.sleep(min(1.0, 0.05 * refusals))
 
     async def close(self) -> None:
         self.closed = True

@@ -1,9 +1,17 @@
-"""The WebSocket endpoint: read frames, check them, hand each to its handler, answer refusals."""
+"""The WebSocket endpoint: read frames, check them, hand each to its handler, answer refusals.
+
+A socket that sends no ``hello`` within ``Limits.hello_seconds``, or nothing at all for
+``Limits.idle_seconds``, gets a ``timeout`` error and is closed (code 1008); an address
+with ``Limits.connections_per_client`` sockets open gets ``too_many_connections`` and a
+close (code 1013). A handler's unexpected failure answers ``server_error`` and the
+connection goes on.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -14,16 +22,47 @@ from tapete.server.handlers import HANDLERS
 from tapete.server.hub import Hub
 from tapete.server.protocol import parse_message
 
+log = logging.getLogger("tapete.server")
+
+CLOSE_POLICY = 1008
+CLOSE_TRY_AGAIN = 1013
+
+
+def client_address(ws: WebSocket) -> str:
+    return ws.client.host if ws.client is not None else ""
+
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     """One client's socket: messages in order, answers through the connection's writer task."""
     hub: Hub = ws.app.state.hub
+    address = client_address(ws)
     await ws.accept()
+    if not hub.admission.open_socket(address):
+        conn = Connection(ws, hub.rate)
+        conn.error(ServerError("too_many_connections", "too many sockets from this address"))
+        conn.close(CLOSE_TRY_AGAIN)
+        await conn.writer()
+        return
+    try:
+        await serve_socket(hub, ws)
+    finally:
+        hub.admission.close_socket(address)
+
+
+async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     conn = Connection(ws, hub.rate)
     writer = asyncio.create_task(conn.writer())
+    limits = hub.limits
     try:
         while True:
-            raw = await ws.receive()
+            wait = limits.hello_seconds if conn.table is None else limits.idle_seconds
+            try:
+                raw = await asyncio.wait_for(ws.receive(), wait)
+            except TimeoutError:
+                what = "no hello" if conn.table is None else "nothing"
+                conn.error(ServerError("timeout", f"{what} in {wait:g} s: the socket is closed"))
+                conn.close(CLOSE_POLICY)
+                break
             if raw["type"] == "websocket.disconnect":
                 break
             text = raw.get("text")
@@ -56,6 +95,9 @@ async def handle_text(hub: Hub, conn: Connection, text: str) -> None:
         await HANDLERS[msg["type"]](hub, conn, msg)
     except TapeteError as exc:
         conn.error(exc, ref)
+    except Exception as exc:
+        log.exception("a %s failed", type(exc).__name__)
+        conn.error(ServerError("server_error", "the server failed to handle this message"), ref)
 
 
 __all__ = ["handle_text", "websocket_endpoint"]

@@ -1,0 +1,60 @@
+"""Every limit the server enforces, in one place (``docs/operations.md`` lists them with their codes).
+
+``Limits()`` holds the defaults; ``create_app(limits=Limits(...))`` changes them (tests use
+small timeouts). Each limit answers with a stable error code, named beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+MAX_JSON_DEPTH: Final = 16
+"""Deepest nesting of arrays and objects in any JSON the server reads (``too_deep``)."""
+MAX_INT_DIGITS: Final = 40
+"""Most digits of an integer in any JSON the server reads (``number_too_large``); 2¹²⁸ has 39."""
+MAX_API_BODY: Final = 16384
+"""Largest body of an API request (``too_large``, HTTP 413)."""
+MAX_REPLAY_BODY: Final = 2 * 1024 * 1024
+"""Largest record ``POST /api/replay`` accepts (``too_large``, HTTP 413)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's configurable limits (defaults for a small public server)."""
+
+    body_seconds: float = 10.0
+    """Time to send a whole request body (``timeout``, HTTP 408)."""
+    header_seconds: float = 10.0
+    """Time to send a request's headers before the connection is closed (``tapete serve`` only)."""
+    hello_seconds: float = 10.0
+    """A socket that has not sent ``hello`` by then is closed (``timeout``, close code 1008)."""
+    idle_seconds: float = 900.0
+    """A socket that sends nothing for this long is closed (``timeout``, close code 1008)."""
+    connections_per_seat: int = 4
+    """Sockets holding one seat at once (``too_many_connections``)."""
+    connections_per_client: int = 64
+    """Sockets from one address at once (``too_many_connections``, close code 1013)."""
+    spectators_per_table: int = 50
+    """Spectators of one table (``too_many_spectators``)."""
+    tables_per_client_minute: int = 20
+    """Tables one address may create per minute (``too_many_tables``, HTTP 429)."""
+    open_tables: int = 200
+    """Unfinished tables on the server (``server_full``, HTTP 503)."""
+    finished_in_memory: int = 200
+    """Finished tables kept in memory; older ones are read back from the log when asked for."""
+    decision_queue: int = 512
+    """Bot decisions and hints waiting for a worker, all tables together (``busy``)."""
+    lane_queue: int = 16
+    """Jobs waiting for a worker from one table or one client (``busy``)."""
+    replay_seconds: float = 10.0
+    """Time budget of one record replay in a worker (``too_slow``, HTTP 422)."""
+    replays_waiting: int = 8
+    """Record replays waiting for a worker (``busy``, HTTP 503)."""
+    decision_seconds: float = 10.0
+    """Time of one try of a bot decision; over it the worker is replaced and the bot searches less."""
+    decision_attempts: int = 4
+    """Tries of one bot decision (a worker died or ran over time) before the table waits and retries later."""
+
+
+__all__ = ["MAX_API_BODY", "MAX_INT_DIGITS", "MAX_JSON_DEPTH", "MAX_REPLAY_BODY", "Limits"]

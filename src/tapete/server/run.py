@@ -1,0 +1,64 @@
+"""``tapete serve``: check the data folder, then run the app with uvicorn and its limits."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from tapete.server.limits import Limits
+from tapete.server.startup import StartupError, check_database, safe_url
+
+MAX_WS_FRAME = 65536
+"""uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
+MAX_HTTP_CONNECTIONS = 1000
+"""Connections uvicorn serves at once; beyond it answers 503."""
+
+
+def data_url() -> str:
+    """The default SQLite URL; a folder that cannot be made is a ``StartupError``."""
+    from tapete.server.db import default_db_url
+
+    try:
+        return default_db_url()
+    except OSError as exc:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        where = Path(xdg) / "tapete" if xdg else "the user's data folder"
+        raise StartupError(f"cannot create the data folder {where}: {exc.strerror or exc}") from None
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, bot_delay: float = 0.6) -> int:
+    """Run the server until interrupted; prints the address to open once the data folder is usable.
+
+    An unusable data folder or database is one line on standard error and exit status 2.
+    """
+    import uvicorn
+
+    from tapete.server.app import create_app
+    from tapete.server.httpguard import guarded_protocol
+
+    try:
+        url = db_url or data_url()
+        check_database(url)
+    except StartupError as exc:
+        print(f"tapete serve: {exc}", file=sys.stderr, flush=True)
+        return 2
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    public = f"http://{shown}:{port}"
+    limits = Limits()
+    app = create_app(url, bot_delay=bot_delay, public_url=public, limits=limits)
+    print(f"tapete server: open {public}/  (database: {safe_url(url)})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=guarded_protocol(limits.header_seconds),
+        ws_max_size=MAX_WS_FRAME,
+        limit_concurrency=MAX_HTTP_CONNECTIONS,
+        timeout_keep_alive=5,
+        log_level="warning",
+    )
+    return 0
+
+
+__all__ = ["MAX_HTTP_CONNECTIONS", "MAX_WS_FRAME", "data_url", "serve"]

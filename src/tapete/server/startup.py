@@ -1,0 +1,81 @@
+"""Checks before ``tapete serve`` starts: is the data folder (or database) usable?
+
+Each problem is one line for the operator (``StartupError``), raised before anything is
+served or an address is printed.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from tapete.server.db import Store
+
+MIN_FREE_BYTES = 16 * 1024 * 1024
+"""Free space the SQLite data folder needs at start."""
+
+
+class StartupError(Exception):
+    """The server cannot start; the message is one line for the operator."""
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a ``sqlite:///`` URL (``None`` for other databases or in-memory SQLite)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
+        return None
+    return Path(url[len(prefix) :])
+
+
+def check_folder(folder: Path) -> None:
+    """The folder exists (or can be made), is writable and has room."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StartupError(f"cannot create the data folder {folder}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StartupError(f"the data folder {folder} is not writable")
+    free = shutil.disk_usage(folder).free
+    if free < MIN_FREE_BYTES:
+        raise StartupError(
+            f"the data folder {folder} is full ({free // 1024} KiB free, {MIN_FREE_BYTES >> 20} MiB needed)"
+        )
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tapete-check-") as f:
+            f.write(b"\0" * 65536)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise StartupError(f"the data folder {folder} is full") from None
+        raise StartupError(f"cannot write in the data folder {folder}: {exc.strerror or exc}") from None
+
+
+def check_database(url: str) -> None:
+    """The data folder (SQLite) is usable and the event log's schema can be created or read."""
+    path = sqlite_path(url)
+    if path is not None:
+        check_folder(path.parent)
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StartupError(f"the database file {path} is not readable and writable")
+    store = Store(url)
+    try:
+        store.create_schema()
+    except sa.exc.SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200]
+        raise StartupError(f"cannot use the database {safe_url(url)}: {reason}") from None
+    finally:
+        store.dispose()
+
+
+def safe_url(url: str) -> str:
+    """A database URL without its credentials."""
+    return url.split("@")[-1] if "@" in url else url
+
+
+__all__ = ["MIN_FREE_BYTES", "StartupError", "check_database", "check_folder", "safe_url", "sqlite_path"]
