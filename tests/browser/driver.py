@@ -146,6 +146,8 @@ def play_runfast(page: Any, until_plays: int | None = None) -> None:
         if page.locator("#pass").count() and not page.locator("#hand button.card.playable").count():
             click_and_wait(page, "#pass")
             continue
+        if page.locator("#hand button.card.selected").count():
+            page.click("#clear")
         tap(page, "#hand button.card.playable")
         page.locator("#suggestions button").first.wait_for(timeout=5000)
         if page.locator("#controls button.primary.suggestion").count():

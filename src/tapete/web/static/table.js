@@ -178,7 +178,7 @@ async function onGameOver(m) {
 function showGameOver() {
   const o = S.over;
   let html = `<h2 id="summary-h">${esc(t("Game over"))}</h2>`;
-  if (o.winner !== null && o.winner !== undefined) html += `<p id="winner" class="winner-line">🏆 ${esc(t("Winner: {name}", { name: sideName(o.winner) }))}</p>`;
+  if (o.winner !== null && o.winner !== undefined) html += `<p id="winner" class="winner-line">★ ${esc(t("Winner: {name}", { name: sideName(o.winner) }))}</p>`;
   html += S.renderer.gameOver(o, S.history, context());
   html += `<div class="sheet-actions">
 <a class="button" id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="tapete-${esc(tableId)}.json">${esc(t("Download the record"))}</a>

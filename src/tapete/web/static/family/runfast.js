@@ -27,9 +27,9 @@ function isBomb(cards) {
 export function seatChips(v, i, ctx) {
   const chips = [];
   const n = v.hand_sizes ? v.hand_sizes[i] : 0;
-  chips.push({ text: `🂠 ${number(n)}`, label: t("Cards: {n}", { n: number(n) }), cls: n <= 1 ? "count warn" : "count" });
+  chips.push({ text: `▮ ${number(n)}`, label: t("Cards: {n}", { n: number(n) }), cls: n <= 1 ? "count warn" : "count" });
   if ((v.passed || []).includes(i)) chips.push({ text: t("Pass"), cls: "pass" });
-  if (v.bonus && v.bonus[i]) chips.push({ text: `💣 +${number(v.bonus[i])}`, label: t("Bomb bonuses"), cls: "bonus" });
+  if (v.bonus && v.bonus[i]) chips.push({ text: `✸ +${number(v.bonus[i])}`, label: t("Bomb bonuses"), cls: "bonus" });
   if (v.phase === "over" || v.settlement) chips.push(...ctx.commonChips(i));
   return chips;
 }
@@ -56,7 +56,7 @@ export function center(v, ctx) {
     const bomb = isBomb(v.current.cards);
     const fresh = ctx.fresh && "play" in ctx.fresh && ctx.fresh.seat === v.current.seat;
     html += `<div class="played-group" data-testid="last-play"><p class="trick-label">${esc(t("To beat: {name}", { name: ctx.seatName(v.current.seat) }))}</p>`
-      + (bomb ? `<p class="bomb-call" role="status">💣 ${esc(t("Bomb! +{n} if nobody beats it", { n: number(20) }))}</p>` : "")
+      + (bomb ? `<p class="bomb-call" role="status">✸ ${esc(t("Bomb! +{n} if nobody beats it", { n: number(20) }))}</p>` : "")
       + playHTML(v.current.cards, v.current.seat, ctx, { fresh }) + `</div>`;
   } else if ((v.plays || []).length && v.to_act !== null && v.to_act !== undefined) {
     html += `<p class="trick-label">${esc(t("New round: {name} leads.", { name: ctx.seatName(v.to_act) }))}</p>`;
@@ -132,7 +132,7 @@ function settlementTable(st, seatName) {
   const flag = (arr, text) => (i) => (arr && arr[i] ? esc(text) : "");
   const sum = st.score_change.reduce((a, b) => a + b, 0);
   return `<table class="summary" id="settlement"><caption>${esc(t("Settlement"))}</caption>
-<thead><tr><th scope="col"><span class="sr-only">${esc(t("Side"))}</span></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(seatName(i))}${i === st.winner ? " 🏆" : ""}</th>`).join("")}</tr></thead><tbody>
+<thead><tr><th scope="col"><span class="sr-only">${esc(t("Side"))}</span></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(seatName(i))}${i === st.winner ? " ★" : ""}</th>`).join("")}</tr></thead><tbody>
 ${row("cards", t("Cards left"), num(st.cards_left))}
 ${row("spring", t("Never played: doubled"), flag(st.spring, "×2"))}
 ${row("two", t("2♠ left: +10"), flag(st.two_of_spades, "+10"))}
@@ -168,7 +168,7 @@ export function replayStep(h, st, names) {
   if (st.kind === "play") {
     const p = plays[st.k];
     center = p.pass ? `<p>${esc(t("{name} passed", { name: names[p.seat] }))}</p>`
-      : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(shortCard).join(" ") }))}${isBomb(p.cards) ? " 💣" : ""}</p><div class="row">${p.cards.map((x) => `<div class="played" data-card="${x}">${cardSVG(x)}<span class="sr-only">${esc(cardName(x))}</span></div>`).join("")}</div>`;
+      : `<p>${esc(t("{name} plays {cards}", { name: names[p.seat], cards: p.cards.map(shortCard).join(" ") }))}${isBomb(p.cards) ? " ✸" : ""}</p><div class="row">${p.cards.map((x) => `<div class="played" data-card="${x}">${cardSVG(x)}<span class="sr-only">${esc(cardName(x))}</span></div>`).join("")}</div>`;
   }
   return { stats, center, played };
 }
