@@ -22,7 +22,7 @@ from tapete.engine.spades.game import SpadesGame
 from tapete.engine.spades.observation import SpadesObservation, TrickView
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_hand
-from tapete.engine.spades.trick import FOLLOW, POWER, TRICK_FIELDS, TrickState, trick_winner, tricks_in_hand
+from tapete.engine.spades.trick import FOLLOW, NO_POWER, POWER, TRICK_FIELDS, TrickState, trick_winner, tricks_in_hand
 
 _RULES_CACHE: dict[str, SpadesRules] = {}
 
@@ -132,6 +132,8 @@ class FastHand(TrickState):
         """The fast state of a checked game in its play phase."""
         f = cls(g.rules)
         f.copy_trick_state(g, list(g.trick), list(g.jack_winners))
+        if not g.trick:  # between tricks the last trick's lead and winner are stale
+            f.lead_mask, f.power, f.best_card, f.best_seat = 0, NO_POWER, -1, -1
         f.bids = [action_of_code(code).bid for code in g.bids]
         f.bags = list(g.bags_)
         f.to_act = g.to_act_ if g.to_act_ is not None else 0

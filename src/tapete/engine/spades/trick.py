@@ -79,15 +79,22 @@ def trick_winner(cards: Sequence[int], seats: Sequence[int]) -> tuple[int, int]:
     return best, seat
 
 
+_NEXT_SEATS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
 def next_seats(players: int, sitting_out: int = -1) -> tuple[int, ...]:
     """``next_seats(n, out)[s]``: the seat that plays after ``s``, skipping ``out``."""
-    out = []
-    for seat in range(players):
-        nxt = (seat + 1) % players
-        if nxt == sitting_out:
-            nxt = (nxt + 1) % players
-        out.append(nxt)
-    return tuple(out)
+    key = (players, sitting_out)
+    order = _NEXT_SEATS.get(key)
+    if order is None:
+        seats = []
+        for seat in range(players):
+            nxt = (seat + 1) % players
+            if nxt == sitting_out:
+                nxt = (nxt + 1) % players
+            seats.append(nxt)
+        order = _NEXT_SEATS[key] = tuple(seats)
+    return order
 
 
 def trick_seats(leader: int, count: int, players: int, sitting_out: int = -1) -> list[int]:
@@ -217,7 +224,7 @@ class TrickState:
             if self.power[card] > self.best_card:
                 self.best_card = card
                 self.best_seat = seat
-            if card >= TRUMP_START and not self.spades_broken and self.lead_mask != TRUMP_MASK:
+            if not self.spades_broken and card >= TRUMP_START and self.lead_mask != TRUMP_MASK:
                 self.spades_broken = True
         else:
             self.lead_mask = FOLLOW[card]
@@ -246,10 +253,6 @@ class TrickState:
         self.tricks_left -= 1
         if self.sitting_out >= 0:
             self.sit_out(-1)
-        self.lead_mask = 0
-        self.power = NO_POWER
-        self.best_card = -1
-        self.best_seat = -1
         return winner
 
 
