@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapete.bots.base import LEVELS, Bot, Observation, TableBot
+from tapete.bots.base import LEVELS, Observation, TableBot
 from tapete.bots.spades import sample_deal
+from tapete.families.registry import Bot
 
 
 def make_bot(level: str, seed: int = 0, **params: Any) -> TableBot:
