@@ -74,7 +74,7 @@ def seat_targets(bids: list[Bid], partnership: bool) -> tuple[list[int], list[bo
 
 def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], partnership: bool) -> int:
     """The greedy policy's card for the seat to act in ``f`` among ``legal`` (two or more cards)."""
-    seat = f.to_act
+    seat = f.turn
     won = f.tricks_won
     trick = f.trick
     # what this seat wants
@@ -120,7 +120,7 @@ def greedy_rollout(f: FastHand, targets: list[int], nil: list[bool], partnership
     hands = f.hands
     playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = playable(hands[f.to_act])
+        legal = playable(hands[f.turn])
         if not legal & (legal - 1):
             play(legal.bit_length() - 1)
             continue
@@ -135,7 +135,7 @@ def mixed_rollout(
     rand = rng.random
     playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = playable(hands[f.to_act])
+        legal = playable(hands[f.turn])
         if not legal & (legal - 1):
             play(legal.bit_length() - 1)
             continue
@@ -154,7 +154,7 @@ def random_rollout(f: FastHand, rng: random.Random) -> None:
     hands = f.hands
     playable, play = f.playable_cards, f.play
     while not f.done:
-        legal = playable(hands[f.to_act])
+        legal = playable(hands[f.turn])
         k = rng.randrange(legal.bit_count())
         while k:
             legal &= legal - 1

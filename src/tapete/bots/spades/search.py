@@ -154,7 +154,7 @@ def hard_mcts(
             untried = _untried(moves, children)
             if untried:
                 c = untried[rng.randrange(len(untried))]
-                child = children[c] = _Node(f.to_act)
+                child = children[c] = _Node(f.turn)
                 f.play(c)
                 path.append(child)
                 break
@@ -207,7 +207,7 @@ def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float =
             untried = _untried(moves, node.children)
             if untried:
                 c = untried[rng.randrange(len(untried))]
-                child = node.children[c] = _Node(f.to_act)
+                child = node.children[c] = _Node(f.turn)
                 f.play(c)
                 path.append(child)
                 break

@@ -100,7 +100,7 @@ def state_from_observation(observation: SpadesObservation, hidden_hands: Sequenc
     return g
 
 
-_OWN_FIELDS: Final = ("bags", "bids", "done", "to_act")
+_OWN_FIELDS: Final = ("bags", "bids", "done")
 FAST_FIELDS: Final = (*TRICK_FIELDS, *_OWN_FIELDS)
 """The state of a ``FastHand`` besides its rules (two fast states are equal when these are)."""
 
@@ -123,7 +123,7 @@ class FastHand(TrickState):
         self.rules = rules
         self.bids: list[Bid] = [0] * rules.players
         self.bags: list[int] = [0] * rules.sides
-        self.to_act = 0
+        self.turn = 0
         self.done = False
 
     # --- construction ---------------------------------------------------------------
@@ -136,7 +136,7 @@ class FastHand(TrickState):
             f.lead_mask, f.power, f.best_card, f.best_seat = 0, NO_POWER, -1, -1
         f.bids = [action_of_code(code).bid for code in g.bids]
         f.bags = list(g.bags_)
-        f.to_act = g.to_act_ if g.to_act_ is not None else 0
+        f.turn = max(g.turn, 0)
         return f
 
     @classmethod
@@ -160,7 +160,7 @@ class FastHand(TrickState):
         f.tricks_left = total - len(completed)
         f.spades_broken = observation["spades_broken"]
         to_act = observation["to_act"]
-        f.to_act = 0 if to_act is None else to_act
+        f.turn = 0 if to_act is None else to_act
         trick = observation["trick"]
         cards = [int(Card.parse(c)) for c in trick["cards"]] if trick else []
         if trick and cards:
@@ -170,7 +170,7 @@ class FastHand(TrickState):
             f.power = POWER[cards[0]]
             f.best_card, f.best_seat = trick_winner(cards, seats)
         else:
-            f.must_lead_2c = rules.first_lead == "2C" and not completed and bool(f.hands[f.to_act] & 1)
+            f.must_lead_2c = rules.first_lead == "2C" and not completed and bool(f.hands[f.turn] & 1)
         return f
 
     def copy(self) -> FastHand:
@@ -181,25 +181,19 @@ class FastHand(TrickState):
         self.rules = other.rules
         self.bids = other.bids
         self.bags = other.bags
-        self.to_act = other.to_act
         self.done = other.done
 
     # --- play -----------------------------------------------------------------------
     def playable(self) -> int:
         """The mask of the cards the seat to act may play."""
-        return self.playable_cards(self.hands[self.to_act])
+        return self.playable_cards(self.hands[self.turn])
 
-    def play(self, card: int) -> None:
-        """Play ``card`` for the seat to act (unchecked)."""
-        seat = self.to_act
-        if self.play_card(seat, card):
-            winner = self.finish_trick()
-            self.trick = []
-            self.to_act = winner
-            if self.tricks_left == 0:
-                self.done = True
-        else:
-            self.to_act = self.next_of[seat]
+    def end_trick(self, winner: int) -> None:
+        """The winner of the full trick leads the next; after the last the hand is ``done``."""
+        self.turn = winner
+        self.trick = []
+        if self.tricks_left == 0:
+            self.done = True
 
     def result(self) -> HandScore:
         """The hand's score (call once ``done``)."""

@@ -273,7 +273,6 @@ class SpadesGame(TrickState):
         "rules",
         "scores_",
         "seed",
-        "to_act_",
         "tokens_",
         "winner_",
     )
@@ -351,7 +350,7 @@ class SpadesGame(TrickState):
         self.sit_out(-1)
         self.must_lead_2c = False
         self.phase = Phase.BID
-        self.to_act_: int | None = (dealer + 1) % n
+        self.turn = (dealer + 1) % n
         self._legal_mask = -1
 
     def offer_blind_bids(self) -> None:
@@ -386,14 +385,14 @@ class SpadesGame(TrickState):
                 self.must_lead_2c = True
         self.tricks_left = tricks_in_hand(sum(self.dealt_sizes), n, self.sitting_out >= 0)
         self.phase = Phase.PLAY
-        self.to_act_ = leader
+        self.turn = leader
         self.log.tricks.append(TrickLog(leader, self.trick, self.sitting_out))
 
     # --- the public surface -------------------------------------------------------------
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is (``None`` once the game is over)."""
-        return self.to_act_
+        return self.turn if self.turn >= 0 else None
 
     def is_over(self) -> bool:
         return self.phase is _OVER
@@ -414,29 +413,24 @@ class SpadesGame(TrickState):
 
     def legal_actions(self) -> tuple[SpadesAction, ...]:
         """Every legal action of the seat to act (empty once the game is over)."""
-        seat = self.to_act_
-        if seat is None:
-            return ()
         if self.phase is _PLAY:
             mask = self._legal_mask
             if mask < 0:
-                mask = self._legal_mask = self.playable_cards(self.hands[seat])
+                mask = self._legal_mask = self.playable_cards(self.hands[self.turn])
             return play_actions(mask)
-        return self._bid_actions(seat)
+        seat = self.turn
+        return self._bid_actions(seat) if seat >= 0 else ()
 
     def legal_mask(self) -> int:
         """The playable cards of the seat to act as a bitmask (0 outside the play phase)."""
-        seat = self.to_act_
-        return self.playable_cards(self.hands[seat]) if self.phase is _PLAY and seat is not None else 0
+        return self.playable_cards(self.hands[self.turn]) if self.phase is _PLAY else 0
 
     def apply(self, action: SpadesAction | int | Mapping[str, Any]) -> None:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
         if type(action) is not SpadesAction:
             action = self.parse_action(action)
-        seat = self.to_act_
-        if seat is None:
-            raise IllegalAction("wrong_phase", "the game is over: no more actions")
         card: int = action  # a plain int from here on (compiled builds unbox it once)
+        seat = self.turn  # -1 only once the game is over
         if self.phase is not _PLAY or card >= NUM_CARDS:
             _APPLY[self.phase](self, seat, action)
             return
@@ -446,10 +440,7 @@ class SpadesGame(TrickState):
         if not (mask >> card) & 1:
             raise self._play_error(seat, card)
         self._legal_mask = -1
-        if self.play_card(seat, card):
-            self._finish_trick()
-        else:
-            self.to_act_ = self.next_of[seat]
+        self.play(card)
 
     def clone(self) -> SpadesGame:
         """An independent copy: the copy and the original share no mutable state."""
@@ -482,7 +473,6 @@ class SpadesGame(TrickState):
         self.blind_six_ok = list(other.blind_six_ok)
         self.face_down = list(other.face_down)
         self.phase = other.phase
-        self.to_act_ = other.to_act_
 
     # --- bidding ----------------------------------------------------------------------
     def _bid_actions(self, seat: int) -> tuple[SpadesAction, ...]:
@@ -507,7 +497,7 @@ class SpadesGame(TrickState):
         if self.bids[nxt] != NO_BID:
             self._start_play()
         else:
-            self.to_act_ = nxt
+            self.turn = nxt
 
     def _bid_error(self, seat: int, action: SpadesAction) -> IllegalAction:
         """Why ``action`` is not among the seat's legal bids, for a person."""
@@ -566,8 +556,8 @@ class SpadesGame(TrickState):
             "played on another suit, or when you hold only spades)",
         )
 
-    def _finish_trick(self) -> None:
-        winner = self.finish_trick()
+    def end_trick(self, winner: int) -> None:
+        """Log the full trick's winner; then the winner leads, or the hand is scored."""
         log = self.log
         log.tricks[-1].winner = winner
         if self.tricks_left == 0:
@@ -575,7 +565,7 @@ class SpadesGame(TrickState):
             return
         self.trick = []
         log.tricks.append(TrickLog(winner, self.trick))
-        self.to_act_ = winner
+        self.turn = winner
 
     def _finish_hand(self) -> None:
         rules = self.rules
@@ -595,7 +585,7 @@ class SpadesGame(TrickState):
                 self.log.tokens = list(self.tokens_)
                 self.winner_ = winner
                 self.phase = Phase.OVER
-                self.to_act_ = None
+                self.turn = -1
                 return
             self.game_number += 1
             self.scores_ = [0] * rules.sides
@@ -631,12 +621,12 @@ class SpadesGame(TrickState):
         if isinstance(obj, int) and not isinstance(obj, bool):
             return SpadesAction.from_code(obj)
         seat, action = SpadesAction.from_record(obj, self.num_players)
-        check_turn(seat, self.to_act_)
+        check_turn(seat, self.to_act)
         return action
 
     def action_to_record(self, action: int, seat: int | None = None) -> dict[str, JSON]:
         """An action in the record format, for ``seat`` (default: the seat to act)."""
-        return action_of_code(action).to_record(acting_seat(seat, self.to_act_))
+        return action_of_code(action).to_record(acting_seat(seat, self.to_act))
 
     # --- what a seat sees ---------------------------------------------------------------
     def hand_visible(self, seat: int) -> bool:
@@ -679,7 +669,7 @@ class SpadesGame(TrickState):
             "game_number": self.game_number,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
-            "to_act": self.to_act_,
+            "to_act": self.to_act,
             "hand": hand,
             "hand_face_down": not visible,
             "hand_sizes": [h.bit_count() for h in self.hands],
@@ -698,7 +688,7 @@ class SpadesGame(TrickState):
             "tokens": list(self.tokens_) if rules.tokens is not None else None,
             "last_hand": _hand_result_json(last) if last is not None else None,
             "winner": self.winner_,
-            "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []),
+            "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.turn else []),
         }
         return obs
 

@@ -143,6 +143,7 @@ TRICK_FIELDS: Final = (
     "trick_size",
     "tricks_left",
     "tricks_won",
+    "turn",
 )
 """The attributes of a ``TrickState``."""
 
@@ -150,9 +151,10 @@ TRICK_FIELDS: Final = (
 class TrickState:
     """The play-phase state of a hand and its rules: the hands, the trick, who is winning.
 
-    A lead sets what follows suit (``lead_mask``) and who can win (``power``); a trump
-    on another suit's lead breaks spades; ``play_card`` says when the trick is full and
-    ``finish_trick`` scores it (trick count, prize jacks) and returns the winner.
+    ``turn`` is the seat to play (-1: nobody). A lead sets what follows suit
+    (``lead_mask``) and who can win (``power``); a trump on another suit's lead breaks
+    spades; ``play`` passes the turn on or, once the trick is full, counts it for its
+    winner (prize jacks too) and calls ``end_trick(winner)``, which each state defines.
     """
 
     __slots__ = TRICK_FIELDS
@@ -175,6 +177,7 @@ class TrickState:
         self.tricks_left: int = 0
         self.spades_broken: bool = False
         self.must_lead_2c: bool = False
+        self.turn: int = -1
 
     def copy_trick_state(self, other: TrickState, trick: list[int], jack_winners: list[tuple[str, int]]) -> None:
         """Become a copy of ``other``'s trick state, given copies of its trick and prize jacks won."""
@@ -195,6 +198,7 @@ class TrickState:
         self.tricks_left = other.tricks_left
         self.spades_broken = other.spades_broken
         self.must_lead_2c = other.must_lead_2c
+        self.turn = other.turn
 
     def sit_out(self, seat: int) -> None:
         """``seat`` sits out the current trick (``-1``: everybody plays)."""
@@ -216,8 +220,9 @@ class TrickState:
             return (hand & ~TRUMP_MASK) or hand
         return hand
 
-    def play_card(self, seat: int, card: int) -> bool:
-        """Play ``card`` from ``seat``'s hand (unchecked); true when the trick is full."""
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat whose turn it is (unchecked: it must be playable)."""
+        seat = self.turn
         self.hands[seat] ^= 1 << card
         trick = self.trick
         if trick:
@@ -233,18 +238,15 @@ class TrickState:
             self.best_seat = seat
             self.must_lead_2c = False
         trick.append(card)
-        return len(trick) == self.trick_size
-
-    def finish_trick(self) -> int:
-        """Score the full trick (its winner's count, prize jacks) and return the winner.
-
-        The trick list itself is left for the caller (it may belong to a log).
-        """
+        if len(trick) < self.trick_size:
+            self.turn = self.next_of[seat]
+            return
+        # the trick is full: count it for its winner, with any prize jack in it
         winner = self.best_seat
         self.tricks_won[winner] += 1
         if self.prize_all:
             in_trick = 0
-            for c in self.trick:
+            for c in trick:
                 in_trick |= 1 << c
             if in_trick & self.prize_all:
                 for jack, m in self.prize_masks:
@@ -253,7 +255,11 @@ class TrickState:
         self.tricks_left -= 1
         if self.sitting_out >= 0:
             self.sit_out(-1)
-        return winner
+        self.end_trick(winner)
+
+    def end_trick(self, winner: int) -> None:
+        """What follows a full trick, counted for ``winner``: the next lead or the hand's end."""
+        raise NotImplementedError
 
 
 __all__ = [
