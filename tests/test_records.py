@@ -51,7 +51,7 @@ def test_replay_report_in_progress() -> None:
     assert r["profile"] == "cutthroat"
     hand = r["hands"][0]
     assert hand["bids"] == [5, 6, 4]
-    assert hand["tricks"][0] == {"leader": 0, "cards": ["AH", "2S", "KH"], "winner": 1}
+    assert hand["tricks"][0] == {"leader": 0, "cards": ["AH", "2S", "KH"], "seats": [0, 1, 2], "winner": 1}
     assert hand["tricks_won"] == [0, 1, 0]
     assert hand["score_change"] is None
     assert r["finished"] is False and r["winner"] is None and r["error"] is None
