@@ -53,6 +53,18 @@ def acting_seat(seat: int | None, to_act: int | None) -> int:
     return who
 
 
+def game_record(
+    profile: str, options: dict[str, object], seed: int, players: Sequence[str] | None, hands: list[JSON]
+) -> dict[str, JSON]:
+    """A ``tapete-record/1`` object (``docs/records.md``) around a family's hands."""
+    rec: dict[str, JSON] = {"format": "tapete-record/1", "profile": profile, "options": options}
+    if players is not None:
+        rec["players"] = list(players)
+    rec["seed"] = seed
+    rec["hands"] = hands
+    return rec
+
+
 G = TypeVar("G", bound="Game")
 
 

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase, acting_seat, check_turn
+from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
 from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols
 from tapete.engine.runfast.combos import (
     CELESTIAL,
@@ -374,16 +374,8 @@ class RunFastGame:
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
         """The game as a ``tapete-record/1`` object (``docs/records.md``)."""
         actions: list[JSON] = [RunFastAction(m).to_record(s) for s, m in self.log]
-        rec: dict[str, JSON] = {
-            "format": "tapete-record/1",
-            "profile": self.rules.profile,
-            "options": self.rules.overrides_json(),
-        }
-        if players is not None:
-            rec["players"] = list(players)
-        rec["seed"] = self.seed
-        rec["hands"] = [{"cards": [card_names_as_dealt(h) for h in self.dealt], "actions": actions}]
-        return rec
+        hands: list[JSON] = [{"cards": [card_names_as_dealt(h) for h in self.dealt], "actions": actions}]
+        return game_record(self.rules.profile, self.rules.overrides_json(), self.seed, players, hands)
 
     def replay_summary(self) -> dict[str, JSON]:
         """The ``tapete replay --json`` fields that describe the game so far."""

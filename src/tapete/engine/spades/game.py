@@ -30,7 +30,7 @@ from tapete.cards import (
     mask_of,
 )
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase, acting_seat, check_turn
+from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
 from tapete.engine.spades.actions import (
     ACTIONS,
     BID_BASE,
@@ -695,7 +695,7 @@ class SpadesGame(TrickState):
     # --- records and replays --------------------------------------------------------------
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
         """The game as a ``tapete-record/1`` object (``docs/records.md``)."""
-        hands: list[dict[str, JSON]] = []
+        hands: list[JSON] = []
         for i, log in enumerate(self.logs):
             actions: list[JSON] = [action_of_code(code).to_record(s) for s, code in log.actions(self.num_players)]
             if i == 0 and self.draw is not None:
@@ -707,16 +707,7 @@ class SpadesGame(TrickState):
                     "actions": actions,
                 }
             )
-        rec: dict[str, JSON] = {
-            "format": "tapete-record/1",
-            "profile": self.rules.profile,
-            "options": self.rules.overrides_json(),
-        }
-        if players is not None:
-            rec["players"] = list(players)
-        rec["seed"] = self.seed
-        rec["hands"] = hands
-        return rec
+        return game_record(self.rules.profile, self.rules.overrides_json(), self.seed, players, hands)
 
     def replay_summary(self) -> dict[str, JSON]:
         """The ``tapete replay --json`` fields that describe the game so far."""
