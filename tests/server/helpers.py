@@ -5,6 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import socket
+import subprocess
+import sys
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -34,6 +38,48 @@ def create_table(client: TestClient, profile: str, seats: list[Any], **extra: An
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server(subprocess.Popen[bytes]):
+    """A server process on 127.0.0.1 (``url`` is its base address)."""
+
+    url: str
+
+
+def start_server(db_url: str, **kw: Any) -> Server:
+    """``create_app(db_url, **kw)`` run by uvicorn in a subprocess (the server's guarded protocol)."""
+    import httpx
+
+    port = free_port()
+    kw.setdefault("bot_delay", 0.0)
+    code = (
+        "import uvicorn\n"
+        "from tapete.server import create_app\n"
+        "from tapete.server.httpguard import guarded_protocol\n"
+        "from tapete.server.limits import Limits\n"
+        "if __name__ == '__main__':\n"
+        f"    app = create_app({db_url!r}, **{kw!r})\n"
+        f"    uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', http=guarded_protocol(2.0))\n"
+    )
+    proc = Server([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc.url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died")
+        try:
+            if httpx.get(f"{proc.url}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
 
 
 class Player:

@@ -19,6 +19,8 @@ from tapete.server.jobs import JobResult, run_job
 
 READ_LIMIT = 1 << 20
 """Longest answer header line (answers' bodies travel as raw bytes after it)."""
+START_SECONDS = 60.0
+"""Time a worker has to start and say it is ready."""
 
 
 class WorkerLost(Exception):
@@ -72,6 +74,14 @@ class ProcessWorker:
             stdout=asyncio.subprocess.PIPE,
             limit=READ_LIMIT,
         )
+        assert self.proc.stdout is not None
+        try:
+            ready = await asyncio.wait_for(self.proc.stdout.readline(), START_SECONDS)
+        except TimeoutError:
+            ready = b""
+        if not ready.startswith(b'{"ready":true'):
+            self.kill()
+            raise WorkerLost(f"{self.name} did not start")
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None

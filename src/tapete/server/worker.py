@@ -9,10 +9,13 @@ It ends with its server: on end of input (the server closed the pipe or died), a
 its parent process changes (checked four times a second, also in the middle of a long
 decision), so a ``kill -9`` of the server leaves no worker behind. It uses no
 ``multiprocessing``, hence no resource tracker either. Ctrl-C is the server's to handle.
+It runs at a lower CPU priority (``NICENESS``) than the server, whose event loop must
+answer sockets promptly while searches run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -25,6 +28,8 @@ from tapete.errors import TapeteError
 
 WATCH_SECONDS = 0.25
 """How often the worker checks that its server is still alive."""
+NICENESS = 10
+"""How much lower the worker's CPU priority is than its server's."""
 
 
 def watch_parent(parent: int) -> None:
@@ -48,10 +53,22 @@ def answer(out: BinaryIO, header: dict[str, Any], raw: bytes = b"") -> None:
     out.flush()
 
 
+def warm_up() -> None:
+    """Import the jobs and every family's bots now, so that no job pays for it."""
+    import tapete.server.jobs  # noqa: F401
+    from tapete.families import families
+
+    for fam in families():
+        with contextlib.suppress(Exception):
+            fam.bots()
+
+
 def serve(inp: BinaryIO, out: BinaryIO) -> None:
-    """Answer jobs until end of input."""
+    """Say ``{"ready": true}``, then answer jobs until end of input."""
     from tapete.server.jobs import run_job
 
+    warm_up()
+    answer(out, {"ready": True})
     while True:
         line = inp.readline()
         if not line:
@@ -72,6 +89,8 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
 
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICENESS)
     watch_parent(os.getppid())
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
