@@ -1,4 +1,4 @@
-"""Game records (``tapete-record/1``) and their replay (``spec/records.md``).
+"""Game records (``tapete-record/1``) and their replay (``docs/records.md``).
 
 A record is checked in two stages. ``read_record`` checks the record as a whole —
 format, profile, options, deals, seating draw — and raises ``BadRecord`` (exit status
@@ -191,7 +191,7 @@ def _error(hand: int | None, action: int | None, seat: Any, exc: IllegalAction |
 
 
 def report_of(game: Game, profile: str, error: dict[str, JSON] | None) -> dict[str, JSON]:
-    """The replay report of ``game`` as it stands (``spec/records.md``)."""
+    """The replay report of ``game`` as it stands (``docs/records.md``)."""
     summary = game.replay_summary()
     report: dict[str, JSON] = {"profile": profile, **summary}
     over = game.is_over()

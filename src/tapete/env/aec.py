@@ -68,8 +68,21 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._seed_rng = random.Random()
-        self.game: Any = None
+        self._game: Game | None = None
 
+
+    def _seat_to_act(self) -> int:
+        seat = self.game.to_act
+        if seat is None:
+            raise RuntimeError("the game is over: nobody is to act")
+        return seat
+
+    @property
+    def game(self) -> Game:
+        """The game of the current episode (``reset`` starts one)."""
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        return self._game
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -81,7 +94,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seed_rng = random.Random(seed)
         game_seed = self._seed_rng.randrange(1 << 31)
-        self.game = tapete.new_game(self.profile, seed=game_seed, options=self.options)
+        self._game = tapete.new_game(self.profile, seed=game_seed, options=self.options)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -91,7 +104,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         self._hands_done = 0
         self._version = 0
         self._obs_cache: dict[tuple[int, int], dict[str, Any]] = {}
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.agent_selection = self.possible_agents[self._seat_to_act()]
 
     def _observation(self, seat: int) -> dict[str, Any]:
         """The seat's engine observation, built once per action."""
@@ -133,7 +146,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         elif self.max_hands is not None and self._hands_done >= self.max_hands:
             self.truncations = dict.fromkeys(self.agents, True)
         if not self.game.is_over() and not any(self.truncations.values()):
-            self.agent_selection = self.possible_agents[self.game.to_act]
+            self.agent_selection = self.possible_agents[self._seat_to_act()]
         else:
             self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
         self._accumulate_rewards()
@@ -149,7 +162,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         return replay_report_text(report_of(self.game, self.profile, None))
 
     def close(self) -> None:
-        self.game = None
+        self._game = None
 
 
 def aec_env(profile: str = "cutthroat", **kwargs: Any) -> TapeteAEC:

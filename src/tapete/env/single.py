@@ -16,6 +16,7 @@ import gymnasium as gym
 import numpy as np
 
 import tapete
+from tapete.engine.base import Game
 from tapete.env.aec import finished_hand_changes, side_of
 from tapete.env.encoding import Encoder, encoder_for, mask_of
 
@@ -52,10 +53,17 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             }
         )
         self.action_space = gym.spaces.Discrete(self.encoder.num_actions)
-        self.game: Any = None
+        self._game: Game | None = None
         self._bots: dict[int, Any] = {}
         self._hands_done = 0
 
+
+    @property
+    def game(self) -> Game:
+        """The game of the current episode (``reset`` starts one)."""
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        return self._game
     def _observe(self) -> dict[str, np.ndarray]:
         obs = self.game.observation(self.seat)
         legal = self.encoder.legal(obs) if obs["legal_actions"] else {}
@@ -72,6 +80,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         reward = 0.0
         while not self.game.is_over() and self.game.to_act != self.seat:
             seat = self.game.to_act
+            assert seat is not None  # the game is not over
             self.game.apply(self._bots[seat].act(self.game.observation(seat)))
             reward += self._reward()
             if self._truncated():
@@ -88,7 +97,7 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         from tapete.bots import make_bot
 
         game_seed = int(self.np_random.integers(1 << 31))
-        self.game = tapete.new_game(self.profile, seed=game_seed, options=self.options)
+        self._game = tapete.new_game(self.profile, seed=game_seed, options=self.options)
         rng = random.Random(game_seed)
         self._bots = {
             s: make_bot(self.opponents, seed=rng.randrange(1 << 31))

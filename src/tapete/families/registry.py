@@ -15,6 +15,7 @@ optional dependency (numpy for the environments) is only needed by whoever uses 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -141,6 +142,23 @@ class Family:
         view["hand"] = None
         view["legal_actions"] = []
         return view
+
+
+def lazy(target: str) -> Callable[[], Any]:
+    """A loader for ``"package.module:attribute"``: imports the module on first call.
+
+    Families name their upper-layer parts this way so that the registry (and
+    ``import tapete``) never imports a bot, an encoder or a page builder nobody asked for.
+    """
+    module, _, attribute = target.partition(":")
+    if not module or not attribute:
+        raise ValueError(f"a loader target is 'module:attribute', not {target!r}")
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module), attribute)
+
+    load.__qualname__ = f"lazy({target!r})"
+    return load
 
 
 _FAMILIES: dict[str, Family] = {}

@@ -9,7 +9,7 @@ from tapete.engine.base import Game
 from tapete.engine.runfast.game import RunFastGame, check_deal
 from tapete.engine.runfast.rules import RunFastRules
 from tapete.errors import BadRecord
-from tapete.families.registry import BotFactory, Family, HandText, HintReason, RecordRules, register
+from tapete.families.registry import Family, RecordRules, lazy, register
 
 
 def _new_game(
@@ -27,37 +27,6 @@ def _new_game(
 
 def _check_deal(rules: Any, cards: Sequence[Sequence[object]], dealer: int) -> object:
     return check_deal(cards)
-
-
-def _bots() -> BotFactory:
-    from tapete.bots.runfast import make_runfast_bot
-
-    return make_runfast_bot
-
-
-def _hint() -> HintReason:
-    from tapete.server.hints import runfast_reason
-
-    reason: HintReason = runfast_reason
-    return reason
-
-
-def _encoder() -> Any:
-    from tapete.env.encoding import RunFastEncoder
-
-    return RunFastEncoder
-
-
-def _rulebook() -> Any:
-    from tapete.rulebook.build import runfast_page
-
-    return runfast_page
-
-
-def _hand_text() -> HandText:
-    from tapete.render import runfast_hand
-
-    return runfast_hand
 
 
 RUNFAST = register(
@@ -90,11 +59,11 @@ RUNFAST = register(
             "winner",
         ),
         renderer="runfast",
-        load_bots=_bots,
-        load_hint=_hint,
-        load_encoder=_encoder,
-        load_rulebook=_rulebook,
-        load_hand_text=_hand_text,
+        load_bots=lazy("tapete.bots.runfast:make_runfast_bot"),
+        load_hint=lazy("tapete.server.hints:runfast_reason"),
+        load_encoder=lazy("tapete.env.encoding:RunFastEncoder"),
+        load_rulebook=lazy("tapete.rulebook.build:runfast_page"),
+        load_hand_text=lazy("tapete.render:runfast_hand"),
         bot_levels=("easy", "normal", "hard", "ismcts"),
     )
 )

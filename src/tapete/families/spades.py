@@ -8,7 +8,7 @@ from typing import Any
 from tapete.engine.base import Game
 from tapete.engine.spades.game import SpadesGame, check_deal
 from tapete.engine.spades.rules import SpadesRules
-from tapete.families.registry import BotFactory, Family, HandText, HintReason, RecordRules, register
+from tapete.families.registry import Family, RecordRules, lazy, register
 
 
 def _new_game(
@@ -22,43 +22,12 @@ def _new_game(
     return SpadesGame(rules, seed=seed, deals=deals, dealer=dealer, draw=draw)
 
 
-def _hand_changes(game: Any) -> list[tuple[int, ...]]:
+def _hand_changes(game: SpadesGame) -> list[tuple[int, ...]]:
     return [tuple(log.result.change) for log in game.logs if log.result is not None]
 
 
-def _side_of(rules: Any, seat: int) -> int:
-    return int(rules.side_of(seat))
-
-
-def _bots() -> BotFactory:
-    from tapete.bots.spades import make_spades_bot
-
-    return make_spades_bot
-
-
-def _hint() -> HintReason:
-    from tapete.server.hints import spades_reason
-
-    reason: HintReason = spades_reason
-    return reason
-
-
-def _encoder() -> Any:
-    from tapete.env.encoding import SpadesEncoder
-
-    return SpadesEncoder
-
-
-def _rulebook() -> Any:
-    from tapete.rulebook.build import spades_page
-
-    return spades_page
-
-
-def _hand_text() -> HandText:
-    from tapete.render import spades_hand
-
-    return spades_hand
+def _side_of(rules: SpadesRules, seat: int) -> int:
+    return rules.side_of(seat)
 
 
 SPADES = register(
@@ -98,11 +67,11 @@ SPADES = register(
             "winner",
         ),
         renderer="spades",
-        load_bots=_bots,
-        load_hint=_hint,
-        load_encoder=_encoder,
-        load_rulebook=_rulebook,
-        load_hand_text=_hand_text,
+        load_bots=lazy("tapete.bots.spades:make_spades_bot"),
+        load_hint=lazy("tapete.server.hints:spades_reason"),
+        load_encoder=lazy("tapete.env.encoding:SpadesEncoder"),
+        load_rulebook=lazy("tapete.rulebook.build:spades_page"),
+        load_hand_text=lazy("tapete.render:spades_hand"),
         hand_results=True,
         hand_changes=_hand_changes,
         side_of=_side_of,
