@@ -346,3 +346,18 @@ def test_keyboard_hint_last_trick_and_play(page: Any, base_url: str) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.getElementById('table').dataset.version !== '{version}'")
     assert re.match(r"^\d+$", driver.dataset(page)["version"])
+
+
+def test_your_own_actions_are_told_in_the_second_person(page: Any, base_url: str) -> None:
+    table = driver.create_table(base_url, "cutthroat", ["human", "easy", "easy"], seed=3)
+    driver.open_table(page, base_url, table)
+    page.evaluate(
+        """window.__said = [];
+        new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => window.__said.push(n.textContent))))
+          .observe(document.getElementById("live"), { childList: true });"""
+    )
+    driver.wait_turn_or(page, "false")
+    driver.bid(page, "3")
+    page.wait_for_function("window.__said.some((s) => s === 'You bid 3')")
+    said = page.evaluate("window.__said")
+    assert not [s for s in said if re.match(r"^you (bids|plays|looks|wins)", s)], said

@@ -35,7 +35,9 @@
 //                                                 a replayed hand's summary or settlement
 //
 // `ctx` is built by the page (see table.js and replay.js): names of seats and sides, the
-// current selection, the page's `ui` state the renderer may keep (e.g. showLast) and helpers.
+// current selection, the page's `ui` state the renderer may keep (e.g. showLast) and helpers;
+// at the table ctx.phrase(seat, own, other, params) says a sentence about a seat in the
+// second person when the seat is yours ("You win the trick") and with its name otherwise.
 
 const REQUIRED = [
   "playDirection", "settings", "seatChips", "extras", "center", "controls", "cardClick", "cardDrop", "sortHand",

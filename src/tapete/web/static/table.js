@@ -47,6 +47,11 @@ function seatName(i) {
   if (s && s.bot_playing) return `${t("bot")} ${i + 1}`;
   return t("seat {n}", { n: i + 1 });
 }
+/** A sentence about a seat: the second-person form ``own`` when it is you, else ``other`` with its name. */
+function phrase(seat, own, other, params = {}) {
+  if (seat !== null && seat !== undefined && seat === S.seat) return t(own, params);
+  return t(other, { ...params, name: seatName(seat) });
+}
 function isPartnership() { return !!(S.view && S.view.partnership); }
 function sideOf(i) { return isPartnership() ? i % 2 : i; }
 function sideName(side) {
@@ -59,7 +64,7 @@ function pos(seat) { return position(seat, S.seat, nSeats(), S.renderer ? S.rend
 /** What a renderer may know and do (../renderer.js). */
 function context(myTurn = false) {
   return {
-    seat: S.seat, myTurn, selection: S.selection, lifted: S.lifted, ui: S.ui, seatName, sideName, isPartnership,
+    seat: S.seat, myTurn, selection: S.selection, lifted: S.lifted, ui: S.ui, seatName, phrase, sideName, isPartnership,
     commonChips, act, rerender: render, pos, held: S.held, fresh: S.freshShown ? null : S.fresh, reduced: reducedMotion(),
     lift: (card) => { S.lifted = card; render(); },
   };

@@ -49,7 +49,7 @@ function playHTML(cards, seat, ctx, opts = {}) {
 
 export function center(v, ctx) {
   if (ctx.held) {
-    return `<div class="played-group" data-testid="last-play"><p class="trick-label">${esc(t("{name} wins the round", { name: ctx.seatName(ctx.held.winner) }))}</p>${playHTML(ctx.held.cards, ctx.held.winner, ctx, { collect: ctx.held.collect })}</div>`;
+    return `<div class="played-group" data-testid="last-play"><p class="trick-label">${esc(ctx.phrase(ctx.held.winner, "You win the round", "{name} wins the round"))}</p>${playHTML(ctx.held.cards, ctx.held.winner, ctx, { collect: ctx.held.collect })}</div>`;
   }
   let html = "";
   if (v.current) {
@@ -59,9 +59,9 @@ export function center(v, ctx) {
       + (bomb ? `<p class="bomb-call" role="status">✸ ${esc(t("Bomb! +{n} if nobody beats it", { n: number(20) }))}</p>` : "")
       + playHTML(v.current.cards, v.current.seat, ctx, { fresh }) + `</div>`;
   } else if ((v.plays || []).length && v.to_act !== null && v.to_act !== undefined) {
-    html += `<p class="trick-label">${esc(t("New round: {name} leads.", { name: ctx.seatName(v.to_act) }))}</p>`;
+    html += `<p class="trick-label">${esc(ctx.phrase(v.to_act, "New round: you lead.", "New round: {name} leads."))}</p>`;
   } else if (v.to_act !== null && v.to_act !== undefined && v.rules && v.rules.first_lead) {
-    html += `<p class="trick-label">${esc(t("{name} holds {card} and leads.", { name: ctx.seatName(v.to_act), card: cardName(v.rules.first_lead) }))}</p>`;
+    html += `<p class="trick-label">${esc(ctx.phrase(v.to_act, "You hold {card} and lead.", "{name} holds {card} and leads.", { card: cardName(v.rules.first_lead) }))}</p>`;
   }
   return html;
 }
@@ -107,10 +107,9 @@ export function actionText(a) {
 }
 
 export function announce(a, prev, view, ctx) {
-  const who = ctx.seatName(a.seat);
-  if ("pass" in a) return [t("{name} passed", { name: who })];
+  if ("pass" in a) return [ctx.phrase(a.seat, "You passed", "{name} passed")];
   if (!("play" in a)) return [];
-  const out = [t("{name} plays {cards}", { name: who, cards: [].concat(a.play).map(cardName).join(", ") })];
+  const out = [ctx.phrase(a.seat, "You play {cards}", "{name} plays {cards}", { cards: [].concat(a.play).map(cardName).join(", ") })];
   if (isBomb([].concat(a.play))) out.push(t("Bomb! +{n} if nobody beats it", { n: number(20) }));
   return out;
 }

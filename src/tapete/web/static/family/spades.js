@@ -107,7 +107,7 @@ function drawHTML(v, ctx) {
 export function center(v, ctx) {
   if (ctx.held) {
     const w = ctx.held.winner;
-    return `<p class="trick-label">${w !== null && w !== undefined ? esc(t("{name} wins the trick", { name: ctx.seatName(w) })) : ""}</p>` + trickHTML(ctx.held, ctx, { collect: ctx.held.collect, still: ctx.held.collect });
+    return `<p class="trick-label">${w !== null && w !== undefined ? esc(ctx.phrase(w, "You win the trick", "{name} wins the trick")) : ""}</p>` + trickHTML(ctx.held, ctx, { collect: ctx.held.collect, still: ctx.held.collect });
   }
   const trick = v.trick;
   const tricks = v.tricks || [];
@@ -182,13 +182,12 @@ export function actionText(a) {
 }
 
 export function announce(a, prev, view, ctx) {
-  const who = ctx.seatName(a.seat);
-  if ("bid" in a) return [t("{name} bids {bid}", { name: who, bid: bidText(a.bid) })];
-  if ("look" in a) return [t("{name} looks at their cards", { name: who })];
+  if ("bid" in a) return [ctx.phrase(a.seat, "You bid {bid}", "{name} bids {bid}", { bid: bidText(a.bid) })];
+  if ("look" in a) return [ctx.phrase(a.seat, "You look at your cards", "{name} looks at their cards")];
   if (!("play" in a)) return [];
-  const out = [t("{name} plays {cards}", { name: who, cards: cardName(a.play) })];
+  const out = [ctx.phrase(a.seat, "You play {cards}", "{name} plays {cards}", { cards: cardName(a.play) })];
   if (view.tricks && prev.tricks && view.tricks.length > prev.tricks.length) {
-    out.push(t("{name} wins the trick", { name: ctx.seatName(view.tricks[view.tricks.length - 1].winner) }));
+    out.push(ctx.phrase(view.tricks[view.tricks.length - 1].winner, "You win the trick", "{name} wins the trick"));
   }
   return out;
 }
