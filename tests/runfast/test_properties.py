@@ -24,7 +24,7 @@ ORDER = "3456789TJQKA2"
 
 # --- a slow, independent reading of the rules ------------------------------------------
 def ref_classify(cards: list[str], opening: bool = False) -> tuple[str, int, int] | None:
-    """(shape, length, power) of a set of card names, straight from ``spec/runfast.md``."""
+    """(shape, length, power) of a set of card names, straight from the rules in ``docs/rules.md``."""
     ranks = [ORDER.index(c[0]) for c in cards]
     count = Counter(ranks)
     n = len(cards)

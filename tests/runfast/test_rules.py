@@ -1,4 +1,4 @@
-"""Scenario tests, one per rule of ``spec/runfast.md``, on explicitly built deals."""
+"""Scenario tests, one per rule of Run Fast (``docs/rules.md``), on explicitly built deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Special bids of the official Cutthroat family (spec/spades.md, seed 001)."""
+"""Special bids of the official Cutthroat family (``docs/rules.md``)."""
 
 from __future__ import annotations
 
