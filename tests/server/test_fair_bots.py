@@ -7,6 +7,7 @@ worker of their own; so an easy bot's turn stays within its configured delay plu
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from starlette.testclient import TestClient
@@ -36,7 +37,7 @@ def test_a_hard_bot_flood_does_not_slow_an_easy_table(sqlite_url: str) -> None:
                 if m["type"] == "state":
                     stamps.append(time.monotonic())
                     queued.append(hub.scheduler.waiting(light=False) + sum(1 for s in hub.scheduler.slots if s.job))
-        turns = sorted(b - a for a, b in zip(stamps, stamps[1:], strict=False))
+        turns = sorted(b - a for a, b in itertools.pairwise(stamps))
         p95 = turns[int(0.95 * len(turns)) - 1]
         hard_done = hub.metrics.counters["decide_done"]
         m = hub.metrics

@@ -1,0 +1,170 @@
+"""Issue 16, item 5: every resource is bounded and every hostile input refused with a stable code.
+
+Each limit of ``tapete.server.limits`` is exercised here with a small value; the codes
+and values are listed in ``docs/operations.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tapete.server import startup
+from tapete.server.limits import Limits
+from tests.server.helpers import Player, create_table, make_app, start_server
+
+HUMANS = ["human", "human", "human"]
+
+
+def _post(c: TestClient, body: Any = None, **kw: Any) -> tuple[int, str]:
+    r = c.post("/api/tables", json=body, **kw) if body is not None else c.post("/api/tables", **kw)
+    return r.status_code, r.json()["code"]
+
+
+def test_hostile_json_and_numbers_are_refused_with_codes(sqlite_url: str) -> None:
+    with TestClient(make_app(sqlite_url)) as c:
+        deep = b'{"profile": "cutthroat", "seats": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+        assert _post(c, content=deep) == (400, "too_deep")
+        assert _post(c, content=b'{"seed": ' + b"9" * 5000 + b"}") == (400, "number_too_large")
+        surrogate = b'{"profile": "cutthroat", "seats": ["human", "human", "human"], "name": "\\ud800"}'
+        assert _post(c, content=surrogate) == (400, "bad_text")
+        assert _post(c, {"profile": "cutthroat", "seats": HUMANS, "name": "a\u0000b"}) == (400, "bad_text")
+        assert _post(c, content=b"\xff\xfe") == (400, "bad_text")
+        official = {"profile": "cutthroat-official", "seats": HUMANS}
+        assert _post(c, {**official, "options": {"target": 10**100}}) == (400, "number_too_large")
+        for options in ({"target": 10**30}, {"floor": -(10**30)}, {"tokens": 10**9}, {"bag_limit": 10**6}):
+            assert _post(c, {"profile": "cutthroat-official", "seats": HUMANS, "options": options}) == (
+                400,
+                "out_of_range",
+            ), options
+        assert _post(c, {"profile": "cutthroat", "seats": HUMANS, "seed": 1 << 62}) == (400, "out_of_range")
+        t = create_table(c, "cutthroat", HUMANS)
+        with c.websocket_connect("/ws") as ws:
+            p = Player(ws)
+            p.hello(t["table"], t["seats"][0]["token"])
+            for text, code in [
+                ('{"type": "ping", "id": "\\ud800"}', "bad_text"),
+                ('{"type": "ping", "id": 99999999999999999999}', "out_of_range"),
+                ('{"type": "ping", "id": ' + "1" * 3000 + "}", "number_too_large"),
+                ('{"type": "ping", "x": ' + "[" * 100 + "]" * 100 + "}", "too_deep"),
+                ('{"type": "action", "version": 10000000000, "action": {"seat": 0, "bid": 1}}', "out_of_range"),
+                ('{"type": "action", "version": 0, "action": {"seat": 0, "bid": 100000}}', "out_of_range"),
+                ('{"type": "ping", "x": NaN}', "bad_message"),
+            ]:
+                ws.send_text(text)
+                assert p.recv_type("error")["code"] == code, text[:50]
+            p.send({"type": "ping", "id": 1})
+            assert p.recv_type("pong")["ref"] == 1  # the connection lives on
+
+
+def test_connections_spectators_and_tables_are_counted(sqlite_url: str) -> None:
+    limits = Limits(connections_per_seat=2, spectators_per_table=1, tables_per_client_minute=3, open_tables=2)
+    with TestClient(make_app(sqlite_url, limits=limits)) as c:
+        t = create_table(c, "cutthroat", HUMANS)
+        token = t["seats"][1]["token"]
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b, c.websocket_connect("/ws") as d:
+            assert Player(a).hello(t["table"], token)["type"] == "welcome"
+            assert Player(b).hello(t["table"], token)["type"] == "welcome"
+            assert Player(d).hello(t["table"], token)["code"] == "too_many_connections"
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b:
+            assert Player(a).hello(t["table"])["type"] == "welcome"
+            refused = Player(b).hello(t["table"], lang="es")
+            assert refused["code"] == "too_many_spectators"
+            assert refused["message"] == "Esta mesa ya tiene todos los espectadores que admite."
+        create_table(c, "cutthroat", HUMANS)
+        assert _post(c, {"profile": "cutthroat", "seats": HUMANS}) == (503, "server_full")
+    with TestClient(make_app(sqlite_url, limits=limits)) as c:  # the two open tables are back
+        assert _post(c, {"profile": "cutthroat", "seats": HUMANS}) == (503, "server_full")
+    limits = Limits(tables_per_client_minute=2)
+    with TestClient(make_app(sqlite_url, limits=limits, table_prefix="x_")) as c:
+        create_table(c, "cutthroat", HUMANS)
+        create_table(c, "cutthroat", HUMANS)
+        r = c.post("/api/tables", json={"profile": "cutthroat", "seats": HUMANS}, headers={"accept-language": "ru"})
+        assert (r.status_code, r.json()["code"]) == (429, "too_many_tables")
+        assert r.json()["message"].startswith("Вы создали слишком много столов")
+
+
+def test_sockets_per_address_and_silent_sockets_are_closed(sqlite_url: str) -> None:
+    limits = Limits(connections_per_client=2, hello_seconds=0.3, idle_seconds=0.6)
+    with TestClient(make_app(sqlite_url, limits=limits)) as c:
+        t = create_table(c, "cutthroat", HUMANS)
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b:
+            Player(a).hello(t["table"])
+            with c.websocket_connect("/ws") as extra:
+                assert extra.receive_json()["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    extra.receive_json()
+                assert closed.value.code == 1013
+            # b sent no hello: timed out
+            assert b.receive_json()["code"] == "timeout"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                b.receive_json()
+            assert closed.value.code == 1008
+            p = Player(a)  # a sent hello, then nothing: closed once idle
+            assert p.recv_type("error")["code"] == "timeout"
+            with pytest.raises(WebSocketDisconnect):
+                p.recv()
+
+
+def test_a_full_disk_at_table_creation_is_a_storage_error(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(make_app(sqlite_url)) as c:
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+
+        def full(*args: Any) -> None:
+            raise sa.exc.OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+        monkeypatch.setattr(store, "insert_table", full)
+        assert _post(c, {"profile": "cutthroat", "seats": HUMANS}) == (503, "storage_error")
+        assert c.get("/api/tables").json() == []
+
+
+def test_slow_headers_are_cut_off(tmp_path: Path) -> None:
+    proc = start_server(f"sqlite:///{tmp_path / 't.db'}")
+    host, port = proc.url.removeprefix("http://").split(":")  # type: ignore[attr-defined]
+    try:
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+            start = time.monotonic()
+            assert s.recv(1024) == b""  # closed by the server
+            assert 1.5 < time.monotonic() - start < 6  # the test server's header deadline is 2 s
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert s.recv(1024).startswith(b"HTTP/1.1 200")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def _serve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tapete", "serve", "--port", "1", *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_unusable_data_folders_stop_serve_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = _serve({"XDG_DATA_HOME": str(blocker)})
+    assert out.returncode == 2 and "open http" not in out.stdout
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("tapete serve: cannot create the data folder")
+    out = _serve({}, "--db", "sqlite:////proc/tapete-test/tapete.db")  # a read-only file system
+    assert out.returncode == 2 and "open http" not in out.stdout and out.stderr.count("\n") == 1, out.stderr
+    monkeypatch.setattr(startup.shutil, "disk_usage", lambda p: type("U", (), {"free": 1024})())
+    with pytest.raises(startup.StartupError, match="is full"):
+        startup.check_folder(tmp_path)
