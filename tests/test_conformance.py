@@ -17,7 +17,7 @@ import pytest
 
 import tapete
 from tapete import IllegalAction
-from tapete.cards import TRUMP_MASK, iter_bits
+from tapete.cards import iter_bits
 from tapete.records import replay
 from tests.helpers import sensible_random_action
 
@@ -33,30 +33,59 @@ FAST_OPTIONS: dict[str, dict[str, object]] = {
 
 
 # --- an independent reference for the Spades-family trick rules -----------------------
-def _suit(card: int) -> int:
-    return 3 if card >= 39 else card // 13
+def _suit(card: int, deuces: bool = False) -> int:
+    return 3 if card >= 39 or (deuces and card == 13) else card // 13
+
+
+def _rank(card: int, deuces: bool) -> int:
+    """Order within a suit; deuces high puts 2♦ > 2♠ above A♠ and the jokers above them."""
+    if card >= 52:
+        return 200 + card
+    if deuces and card == 13:
+        return 101
+    if deuces and card == 39:
+        return 100
+    return card
 
 
 def reference_playable(game: Any, seat: int) -> set[int]:
+    rules = game.rules
+    deuces = rules.deuces_high
     hand = set(iter_bits(game.hands[seat]))
     trick = game.trick
     if trick:
-        led = _suit(trick[0])
-        follow = {c for c in hand if _suit(c) == led}
-        return follow or hand
+        led = _suit(trick[0], deuces)
+        follow = {c for c in hand if _suit(c, deuces) == led}
+        if not rules.must_beat:
+            return follow or hand
+        best = max(
+            (c for c in trick if _suit(c, deuces) in (led, 3)),
+            key=lambda c: (_suit(c, deuces) == 3, _rank(c, deuces)),
+        )
+        cut = _suit(best, deuces) == 3 and led != 3
+        if follow:
+            higher = {c for c in follow if _rank(c, deuces) > _rank(best, deuces)}
+            return follow if cut else (higher or follow)
+        trumps = {c for c in hand if _suit(c, deuces) == 3}
+        if not trumps:
+            return hand
+        if cut:
+            return {c for c in trumps if _rank(c, deuces) > _rank(best, deuces)} or hand
+        return trumps
     if game.must_lead_2c:
         return {0}
-    if not game.spades_broken:
-        return {c for c in hand if _suit(c) != 3} or hand
+    if rules.lead_spades == "when_broken" and not game.spades_broken:
+        return {c for c in hand if _suit(c, deuces) != 3} or hand
     return hand
 
 
-def reference_winner(leader_seats: list[int], cards: list[int]) -> int:
-    trumps = [(c, s) for c, s in zip(cards, leader_seats, strict=True) if _suit(c) == 3]
+def reference_winner(leader_seats: list[int], cards: list[int], deuces: bool = False) -> int:
+    pairs = list(zip(cards, leader_seats, strict=True))
+    trumps = [(_rank(c, deuces), s) for c, s in pairs if _suit(c, deuces) == 3]
     if trumps:
         return max(trumps)[1]
-    led = _suit(cards[0])
-    return max((c, s) for c, s in zip(cards, leader_seats, strict=True) if _suit(c) == led)[1]
+    led = _suit(cards[0], deuces)
+    return max((_rank(c, deuces), s) for c, s in pairs if _suit(c, deuces) == led)[1]
 
 
 def check_spades_invariants(game: Any) -> None:
@@ -77,7 +106,7 @@ def check_spades_invariants(game: Any) -> None:
         if trick.winner is not None:
             seats = trick.seats(game.num_players)
             assert len(trick.cards) == game.num_players - (1 if trick.sitting_out >= 0 else 0)
-            assert trick.winner == reference_winner(seats, trick.cards)
+            assert trick.winner == reference_winner(seats, trick.cards, rules.deuces_high)
     if game.phase.name == "PLAY":
         expected = reference_playable(game, game.to_act)
         assert {int(a) for a in game.legal_actions()} == expected
@@ -91,12 +120,12 @@ def swap_hidden_same_suit(game: Any, keep: int, rng: random.Random) -> Any | Non
     the swapped game is rebuilt by replaying the same record on the new deal.
     """
     others = [s for s in range(game.num_players) if s != keep]
-    if len(others) < 2:
+    if len(others) < 2 or game.rules.must_beat:  # under must-beat a card's rank decides what was legal
         return None
     a, b = rng.sample(others, 2)
     fixed = 1 if game.rules.first_lead == "2C" else 0  # who holds 2♣ decides who leads: public
     remaining_a, remaining_b = game.hands[a] & ~fixed, game.hands[b] & ~fixed
-    for suit_mask in (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, TRUMP_MASK):
+    for suit_mask in game.rules.trick_tables.suit_mask:
         ca = list(iter_bits(remaining_a & suit_mask))
         cb = list(iter_bits(remaining_b & suit_mask))
         if ca and cb:
@@ -193,7 +222,8 @@ def test_scores_are_the_sum_of_hand_changes(profile: str) -> None:
         for i, v in enumerate(r.change):
             running[i] += v
         assert running == log.scores
-    assert list(totals[game.game_number]) == game.scores()
+    assert list(totals[game.game_number]) == game.scores_
+    assert game.scores() == [x / game.rules.point_scale for x in game.scores_]
 
 
 def test_observation_changes_when_own_cards_change() -> None:

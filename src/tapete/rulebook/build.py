@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
+
+from babel.numbers import format_decimal
 
 import tapete
 from tapete.cards import Card
@@ -105,6 +108,13 @@ class Writer:
     def num(self, v: int) -> Num:
         return Num(self.t.number(v), v)
 
+    def points(self, v: int, scale: int = 1, signed: bool = True) -> Num:
+        """Points kept as ints in units of ``1/scale`` (tenths: 32 is written 3.2)."""
+        if scale == 1:
+            return self.signed(v) if signed else self.num(v)
+        text = format_decimal(Decimal(v) / scale, format="#,##0.0", locale=self.t.lang)
+        return Num(("+" + text) if signed and v > 0 else text, v)
+
     # --- cards --------------------------------------------------------------------------
     def rank_name(self, rank: str) -> str:
         names = {
@@ -163,6 +173,11 @@ def _sentences(*parts: Runs) -> Runs:
     return tuple(out)
 
 
+def offered_bids(r: SpadesRules) -> list[str]:
+    """The special bids a seat can ever make here (shoot the moon needs a hand of 14 cards or more)."""
+    return [b for b in ("1F", "2F", "B6", "BN", "SM") if b in r.special_bids and (b != "SM" or r.hand_size >= 14)]
+
+
 def special_bid_name(w: Writer, bid: str) -> str:
     names = {
         "1F": w.s_("one for fifty (1F)"), "2F": w.s_("two for forty (2F)"), "B6": w.s_("blind six (B6)"),
@@ -187,6 +202,10 @@ def option_label(w: Writer, name: str) -> str:
         "blind_six": w.s_("blind six allowance"), "blind_six_margin": w.s_("points behind the leader for blind six"),
         "prize_jacks": w.s_("prize jacks"), "tokens": w.s_("victory tokens"), "seating_draw": w.s_("seating draw"),
         "first_lead": w.s_("first lead"), "dealer_sits_out_first_trick": w.s_("dealer sits out the first trick"),
+        "blind_nil_behind": w.s_("points behind for blind nil"), "deuces_high": w.s_("deuces high"),
+        "must_beat": w.s_("must beat and trump"), "lead_spades": w.s_("leading spades"),
+        "min_bid": w.s_("lowest bid"), "max_bid": w.s_("highest bid"), "suicide": w.s_("suicide bidding"),
+        "tenths": w.s_("points in tenths"), "deals": w.s_("deals in a game"),
     }
     return labels.get(name, name)
 
@@ -208,7 +227,8 @@ def option_value(w: Writer, name: str, value: object) -> Runs:
         "accumulate": w.s_("accumulate (the excess is kept)"), "limit": w.s_("limit (the count restarts at 0)"),
         "per_hand": w.s_("per hand (every bag costs 10 points)"), "once": w.s_("once per game"),
         "unlimited": w.s_("unlimited"), "left_of_dealer": w.s_("the player on the dealer's left"),
-        "2C": w.s_("the holder of 2♣"),
+        "2C": w.s_("the holder of 2♣"), "none": w.s_("none (no bags)"),
+        "when_broken": w.s_("once spades are broken"), "any_time": w.s_("at any time"),
     }
     if isinstance(value, str) and value in choices:
         return (choices[value],)
@@ -337,7 +357,14 @@ def spades_cards(w: Writer, r: SpadesRules) -> list[Block]:
         jokers = w._("There are no jokers.")
     ranks = w._("Spades are always trumps. Every suit ranks from high to low: {ranks}.", ranks=_ranks())
     total = w.n_("In all, {n} card is dealt.", "In all, {n} cards are dealt.", r.deck_size)
-    return [_p(_sentences(who, deck, jokers, total)), _p(ranks)]
+    blocks: list[Block] = [_p(_sentences(who, deck, jokers, total)), _p(ranks)]
+    if r.deuces_high:
+        blocks.append(_p(w._(
+            "Deuces high: {d2} counts as a spade, and {d2} and {s2} are the two highest trumps, in that order, above "
+            "{sa}; then the spades go down from {sa} to {s3}. Diamonds have 12 cards.",
+            d2=Card.parse("2D"), s2=Card.parse("2S"), sa=Card.parse("AS"), s3=Card.parse("3S"),
+        )))
+    return blocks
 
 
 def spades_deal(w: Writer, r: SpadesRules) -> list[Block]:
@@ -364,24 +391,41 @@ def spades_deal(w: Writer, r: SpadesRules) -> list[Block]:
             "cards and everyone else {high}.",
             low=sizes[dealer], high=max(sizes),
         )
-    top = max(sizes)
-    bids = w._(
-        "Starting on the dealer's left, each player bids once, publicly, the number of tricks they expect to win, "
-        "from 0 to {max}. A bid cannot be passed or changed, and the bids may add up to any total.",
-        max=top,
-    )
+    top = min(max(sizes), r.bid_range[1])
+    if r.min_bid == 0:
+        bids = w._(
+            "Starting on the dealer's left, each player bids once, publicly, the number of tricks they expect to "
+            "win, from 0 to {max}. A bid cannot be passed or changed, and the bids may add up to any total.",
+            max=top,
+        )
+    else:
+        bids = w._(
+            "Starting on the dealer's left, each player bids once, publicly, the number of tricks they expect to "
+            "win, from {min} to {max}. A bid cannot be passed or changed, and the bids may add up to any total.",
+            min=r.min_bid, max=top,
+        )
     blocks: list[Block] = [_p(_sentences(first, rotate, deal)), _p(bids)]
-    nil = w._("A bid of 0 is {nil}: a promise to win no trick at all. It is not a pass.", nil=Strong(w.s_("nil")))
-    extra: list[Runs] = [nil]
+    extra: list[Runs] = []
+    if r.min_bid == 0:
+        extra.append(
+            w._("A bid of 0 is {nil}: a promise to win no trick at all. It is not a pass.", nil=Strong(w.s_("nil")))
+        )
+    else:
+        extra.append(w._("There is no nil: nobody may bid 0."))
+    if r.suicide:
+        extra.append(w._(
+            "Suicide: in each team one partner bids nil and the other at least 4. The first of the two partners to "
+            "bid chooses nil or a bid from 4 up; the second must then take the other role."
+        ))
     if r.partnership:
         extra.append(w._("A team's contract is the sum of its two players' bids other than nil."))
     if r.special_bids:
-        specials = [b for b in ("1F", "2F", "B6", "BN", "SM") if b in r.special_bids]
+        specials = offered_bids(r)
         extra.append(
             w._("This profile also offers special bids (section 5): {bids}.",
                 bids=_join(w, [(special_bid_name(w, b),) for b in specials]))
         )
-    if {"BN", "B6"} & r.special_bids:
+    if {"BN", "B6"} & r.special_bids and not r.blind_nil_behind:
         extra.append(
             w._(
                 "Every hand, everybody starts with their cards face down. At your turn to bid you choose a blind "
@@ -406,15 +450,26 @@ def spades_play(w: Writer, r: SpadesRules) -> list[Block]:
                     n=r.players - 1, card=Card.parse("2C"),
                 )
             )
+    elif r.lead_spades == "any_time":
+        out.append(w._("The player on the dealer's left leads the first trick with any card: spades may be led at "
+                       "any time."))
     else:
         out.append(
             w._("The player on the dealer's left leads the first trick with any card except a spade, unless holding "
                 "only spades.")
         )
-    follow = w._(
-        "Play goes clockwise. Follow the suit led if you can. If you cannot, play any card: you may trump with a "
-        "spade or throw another suit. Neither trumping nor beating the cards played is ever compulsory."
-    )
+    if r.must_beat:
+        follow = w._(
+            "Play goes clockwise. Follow the suit led if you can, with a card higher than the highest card of that "
+            "suit in the trick when you have one; once a spade has been played on a trick led in another suit, any "
+            "card of the suit led will do. If you cannot follow, you must play a spade, higher than every spade in "
+            "the trick when you can; if you cannot play a higher spade, play any card."
+        )
+    else:
+        follow = w._(
+            "Play goes clockwise. Follow the suit led if you can. If you cannot, play any card: you may trump with a "
+            "spade or throw another suit. Neither trumping nor beating the cards played is ever compulsory."
+        )
     win = w._(
         "The highest spade wins the trick; with no spade in it, the highest card of the suit led wins. The winner "
         "collects the trick and leads the next one."
@@ -426,7 +481,12 @@ def spades_play(w: Writer, r: SpadesRules) -> list[Block]:
         "itself break them.",
         broken=broken_word,
     )
-    blocks: list[Block] = [_p(_sentences(*out)), _p(_sentences(follow, win)), _p(broken)]
+    blocks: list[Block] = [_p(_sentences(*out)), _p(_sentences(follow, win))]
+    if r.lead_spades == "when_broken":
+        blocks.append(_p(broken))
+    if r.deuces_high:
+        blocks.append(_p(w._("{d2} is a spade everywhere: it follows a spade lead, it is no diamond, leading it is a "
+                             "spade lead, and playing it on another suit breaks spades.", d2=Card.parse("2D"))))
     if r.jokers:
         blocks.append(_p(w._("Jokers are spades everywhere: leading one is a spade lead, and playing one on "
                              "another suit breaks spades.")))
@@ -449,12 +509,22 @@ def spades_scoring(w: Writer, r: SpadesRules) -> list[Block]:
             "nil bidder's included; a team whose two players both bid nil has a contract of 0."
         )
         keeper = w._("Extra tricks are {bags}: keep a running count for each team.", bags=Strong(w.s_("bags")))
+    elif r.tenths:
+        made = w._(
+            "A bid is made with at least as many tricks as bid: it scores the bid in points plus 0.1 per extra "
+            "trick, so a bid of 3 with 5 tricks scores {example}. A bid that is not made loses the bid: {failed}.",
+            example=w.points(score_bid(3, 5).points, 10), failed=w.points(score_bid(3, 2).points, 10),
+        )
+        keeper = w._("Points are counted in tenths; totals are written with one decimal.")
     else:
         made = w._(
             "A positive bid that is made scores 10 points per trick bid and 1 point per extra trick. A bid that is "
             "not made loses 10 points per trick bid, with nothing for the tricks won."
         )
         keeper = w._("Extra tricks are {bags}: keep a running count for each player.", bags=Strong(w.s_("bags")))
+    if r.bag_rule == "none":
+        return [_p(made), _p(_sentences(keeper, w._("There are no bags: extra tricks cost nothing later. Totals may "
+                                                     "be negative.")))]
     L = r.bag_limit
     if r.bag_rule == "accumulate":
         rule = w._(
@@ -474,7 +544,9 @@ def spades_scoring(w: Writer, r: SpadesRules) -> list[Block]:
 
 def spades_nil(w: Writer, r: SpadesRules) -> list[Block]:
     made, failed = score_bid(0, 0), score_bid(0, 2)
-    if r.partnership:
+    if r.min_bid > 0:
+        nil = w._("No nil: the lowest bid is {n}.", n=r.min_bid)
+    elif r.partnership:
         nil = w._(
             "Nil: the nil bidder's team scores {made} if the nil bidder wins no trick, and {failed} if they win any. "
             "Their tricks still count for the partner's contract.",
@@ -508,13 +580,17 @@ def spades_nil(w: Writer, r: SpadesRules) -> list[Block]:
             items.append(w._("{bid}, bid before seeing your cards: no trick scores {made}, otherwise {failed} and "
                              "the tricks are bags.", bid=special_bid_name(w, "BN"),
                              made=w.signed(score_bid("BN", 0).points), failed=w.signed(score_bid("BN", 1).points)))
-        if "SM" in r.special_bids:
+            if r.blind_nil_behind:
+                items.append(w._("Blind nil is allowed only to a side at least {n} points behind the leader at the "
+                                 "start of the hand; only those players start the hand face down.",
+                                 n=r.blind_nil_behind))
+        if "SM" in offered_bids(r):
             items.append(w._("{bid}: a promise of at least 14 tricks, offered only to a player dealt 14 cards or more. "
                              "Made, it scores {made} flat, with no bags and no bag penalty that hand; failed, {failed}.",
                              bid=special_bid_name(w, "SM"),
                              made=w.signed(score_bid("SM", 14).points), failed=w.signed(score_bid("SM", 13).points)))
         blocks.append(Bullets(tuple(items)))
-    if not r.partnership:
+    if not r.partnership and ex.bid_outcomes(r):
         rows = tuple(
             ((bid_label(w, o.bid),), (w.num(o.tricks),), (w.signed(o.points),), (w.num(o.bags),))
             for o in ex.bid_outcomes(r)
@@ -533,7 +609,7 @@ def spades_nil(w: Writer, r: SpadesRules) -> list[Block]:
                          "before the penalty is checked.", card=Card.parse("JH")))
     if jacks:
         blocks.append(_p(_sentences(w._("Prize jacks:"), *jacks)))
-    missing = [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in r.special_bids]
+    missing = [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in offered_bids(r)]
     if not r.prize_jacks:
         missing.append(w.s_("prize jacks"))
     if missing:
@@ -543,7 +619,14 @@ def spades_nil(w: Writer, r: SpadesRules) -> list[Block]:
 
 def spades_end(w: Writer, r: SpadesRules) -> list[Block]:
     out: list[Runs] = []
-    if r.partnership:
+    if r.deals is not None:
+        out.append(w.n_(
+            "A game is {n} deal; after it, the highest total wins.",
+            "A game is {n} deals; after the last one, the highest total wins.", r.deals,
+        ))
+        out.append(w._("If the highest total is shared, further whole deals are played until one side alone is "
+                       "on top."))
+    elif r.partnership:
         if r.floor is not None:
             out.append(w._("After a complete hand, if a team has {target} points or more, or {floor} or less, the game "
                            "ends and the higher total wins.", target=r.target, floor=w.signed(r.floor)))
@@ -576,14 +659,17 @@ def spades_end(w: Writer, r: SpadesRules) -> list[Block]:
 def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
     """Where the game comes from (fixed text), then the variant these options choose (generated)."""
     origin: list[Runs] = [
-        w._("Spades is an American trick-taking game of the Whist family, played since the 1930s. Its classic form "
-            "is for four players in two partnerships, who bid the number of tricks they will win; spades are "
-            "always trumps."),
-        w._("Nobody is ever forced to trump or to beat the cards played, which sets it apart from related games "
-            "such as Call Break."),
+        w._("Spades is a trick-taking game in which every player bids the number of tricks they will win and "
+            "spades are always trumps. Its classic form is for four players in two partnerships."),
     ]
+    if r.must_beat:
+        origin.append(w._("Call Break is a related game for four players, each for themself, in which beating the "
+                          "cards played and trumping are compulsory; this page follows those rules."))
+    else:
+        origin.append(w._("Nobody is ever forced to trump or to beat the cards played, which sets it apart from "
+                          "related games such as Call Break."))
     cutthroat: list[Runs] = []
-    if not r.partnership:
+    if not r.partnership and not r.must_beat:
         cutthroat.append(w._("Cutthroat Spades is the same game without partners: everybody bids, plays and scores "
                              "alone, so it suits three players or more."))
         cutthroat.append(w._("Cutthroat tables differ in the cards removed, the first lead and the bag penalties; "
@@ -609,6 +695,26 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
     if r.jokers:
         items.append(w.n_("{n} joker added as the highest spade", "{n} jokers added as the highest spades",
                           r.jokers))
+    if r.deuces_high:
+        items.append(w._("deuces high: {d2} and {s2} are the two highest trumps, above {sa}",
+                         d2=Card.parse("2D"), s2=Card.parse("2S"), sa=Card.parse("AS")))
+    if r.must_beat:
+        items.append(w._("follow suit and beat the highest card of the suit when able (any card of the suit once a "
+                         "spade has cut it); void, trump, over-trumping when able; unable to over-trump, any card"))
+    if r.lead_spades == "any_time":
+        items.append(w._("spades may be led at any time"))
+    if r.min_bid > 0 or r.max_bid is not None:
+        items.append(w._("bids from {min} to {max}", min=r.min_bid, max=r.bid_range[1]))
+    if r.suicide:
+        items.append(w._("suicide: the first partner of each team to bid chooses nil or 4 or more, the other takes "
+                         "the other role"))
+    if "BN" in r.special_bids and r.partnership:
+        if r.blind_nil_behind:
+            items.append(w._("blind nil only for a team at least {n} points behind", n=r.blind_nil_behind))
+        else:
+            items.append(w._("blind nil allowed whatever the score, with no exchange of cards between partners"))
+    if r.tenths:
+        items.append(w._("a made bid scores the bid plus 0.1 per extra trick, a failed one loses the bid"))
     if r.seating_draw:
         items.append(w._("seats and the first dealer drawn by cards"))
     if r.first_lead == "2C":
@@ -625,9 +731,11 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
         items.append(w.n_("bags: reaching {n} bag costs 10 points per bag and the count restarts at 0",
                           "bags: reaching {n} bags costs 10 points per bag and the count restarts at 0",
                           r.bag_limit))
-    else:
+    elif r.bag_rule == "per_hand":
         items.append(w._("bags: each bag costs 10 points in its own hand and nothing accumulates"))
-    specials = [b for b in ("1F", "2F", "B6", "BN", "SM") if b in r.special_bids]
+    else:
+        items.append(w._("no bags"))
+    specials = offered_bids(r)
     if specials:
         items.append(w._("special bids: {bids}", bids=_join(w, [(special_bid_name(w, b),) for b in specials])))
     if "B6" in r.special_bids:
@@ -637,7 +745,10 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
     if r.prize_jacks:
         jacks = w.cards([j for j in ("JD", "JC", "JH") if j in r.prize_jacks])
         items.append(w._("prize jacks: {cards}", cards=jacks))
-    if r.floor is not None:
+    if r.deals is not None:
+        items.append(w.n_("a game of {n} deal; a tie at the top is played off with further deals",
+                          "a game of {n} deals; a tie at the top is played off with further deals", r.deals))
+    elif r.floor is not None:
         items.append(w.n_("the game ends at {n} point or at {floor}", "the game ends at {n} points or at {floor}",
                           r.target, floor=w.signed(r.floor)))
     else:
@@ -649,14 +760,17 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
     if not r.jokers:
         off.append(w.s_("jokers"))
     if r.partnership:
-        off += [w.s_("deuces high (twos above the aces)"), w.s_("suicide (one partner of each team must bid nil)")]
+        if not r.deuces_high:
+            off.append(w.s_("deuces high (twos above the aces)"))
+        if not r.suicide:
+            off.append(w.s_("suicide (one partner of each team must bid nil)"))
         if "BN" not in r.special_bids:
             off.append(special_bid_name(w, "BN"))
     else:
         if not specials:
             off.append(w.s_("special bids"))
         else:
-            off += [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in r.special_bids]
+            off += [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in specials]
         if not r.prize_jacks:
             off.append(w.s_("prize jacks"))
         if r.tokens is None:
@@ -731,9 +845,12 @@ def spades_scoring_example(w: Writer, r: SpadesRules) -> list[Block]:
               w.s_("bag penalty"), w.s_("change"), w.s_("bags after"))
     numeric = (False, True, True, True, True, True, True, True)
 
+    scale = r.point_scale
+
     def row(x: ex.ScoreRow) -> tuple[Runs, ...]:
-        return ((x.side,), _bids_text(w, x.bids), _tricks_text(w, x.tricks), (w.signed(x.contract),),
-                (w.num(x.bags_added),), (w.signed(x.penalty),), (Strong(w.t.signed(x.change)),), (w.num(x.bags_after),))
+        return ((x.side,), _bids_text(w, x.bids), _tricks_text(w, x.tricks), (w.points(x.contract, scale),),
+                (w.num(x.bags_added),), (w.points(x.penalty, scale),), (Strong(w.points(x.change, scale).text),),
+                (w.num(x.bags_after),))
 
     total = sum(sum(x.tricks) for x in e.rows)
     blocks: list[Block] = [
@@ -768,15 +885,23 @@ def spades_scoring_example(w: Writer, r: SpadesRules) -> list[Block]:
 
 def spades_faq(w: Writer, r: SpadesRules) -> list[Question]:
     made, failed = score_bid(0, 0).points, score_bid(0, 1).points
-    q = [
-        Question(w.s_("Is nil a pass?"), w._(
+    q: list[Question] = []
+    if r.min_bid == 0:
+        q.append(Question(w.s_("Is nil a pass?"), w._(
             "No. Nil is a bid of 0 tricks: {made} if you win none, {failed} if you win any. Nobody can pass a bid.",
-            made=w.signed(made), failed=w.signed(failed))),
-        Question(w.s_("Can I lead spades when I only hold spades?"), w._(
+            made=w.signed(made), failed=w.signed(failed))))
+    if r.lead_spades == "when_broken":
+        q.append(Question(w.s_("Can I lead spades when I only hold spades?"), w._(
             "Yes. With only spades in your hand you may lead one even before spades are broken; that lead does not "
-            "break them by itself.")),
-        Question(w.s_("Must I trump when I cannot follow suit?"), w._(
-            "No. Without the suit led you may play any card, a spade or not; nor must you beat the cards played.")),
+            "break them by itself.")))
+    if r.must_beat:
+        q.append(Question(w.s_("Must I trump when I cannot follow suit?"), w._(
+            "Yes, if you hold a spade, and with a spade higher than every spade already in the trick when you have "
+            "one. Following suit, you must beat the highest card of the suit when you can.")))
+    else:
+        q.append(Question(w.s_("Must I trump when I cannot follow suit?"), w._(
+            "No. Without the suit led you may play any card, a spade or not; nor must you beat the cards played.")))
+    q += [
         Question(w.s_("Must the bids add up to the number of tricks?"), w._("No. Any total is allowed.")),
         Question(w.s_("What if I play a card that is not allowed?"), w._(
             "It is refused with the reason, nothing changes and you choose again. It costs no points.")),
@@ -784,7 +909,7 @@ def spades_faq(w: Writer, r: SpadesRules) -> list[Question]:
     if r.partnership:
         q.append(Question(w.s_("Do my partner's tricks count for our contract?"), w._(
             "Yes. A team's tricks count together for its contract, even those of a partner whose nil failed.")))
-    else:
+    elif r.deals is None:
         q.append(Question(w.s_("What happens when the top scores are tied?"), w._(
             "Play more complete hands, all together, until one player alone has the highest total at the target "
             "or above.")))

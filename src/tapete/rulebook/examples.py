@@ -97,7 +97,7 @@ def trick_example(rules: SpadesRules) -> TrickExample:
     letter = {seat: LETTERS[i] for i, seat in enumerate(order)}
     b, c = order[1], order[2]
     fixed: dict[int, list[str]] = {a: ["AH", "3S"], b: ["2S"], c: ["KH", "QS"]}
-    low_hearts = iter(["4H", "5H", "6H"])
+    low_hearts = iter(["4H", "5H", "6H", "7H", "8H", "9H"])
     for seat in order[3:]:
         fixed[seat] = [next(low_hearts)]
     opening_cards: dict[int, str] = {}
@@ -115,7 +115,8 @@ def trick_example(rules: SpadesRules) -> TrickExample:
     while game.phase.name != "PLAY":
         legal = game.legal_actions()
         look = [x for x in legal if x.is_look]
-        game.apply(look[0] if look else next(x for x in legal if x.is_bid and x.bid == 1))
+        bids = [x for x in legal if x.is_bid and isinstance(x.bid, int)]
+        game.apply(look[0] if look else min(bids, key=lambda x: (x.bid != 1, x.bid)))
     opening: list[tuple[str, str]] = []
     if opening_lead:
         while game.to_act in opening_cards and len(opening) < len(opening_cards):
@@ -197,7 +198,9 @@ def _example_bids(rules: SpadesRules) -> tuple[list[Bid], list[int]]:
     n = rules.players
     tricks_in_hand = max(rules.hand_sizes(n - 1))
     bids: list[Bid]
-    if rules.partnership:
+    if rules.suicide:
+        bids, tricks = [4, 5, 0, 0], [6, 5, 0, 2]
+    elif rules.partnership:
         bids, tricks = [4, 5, 5, 0], [5, 3, 5, 0]
     elif n == 3:
         bids, tricks = [5, 6, 4], [7, 6, 4]
@@ -206,6 +209,8 @@ def _example_bids(rules: SpadesRules) -> tuple[list[Bid], list[int]]:
     else:
         bids = [3, 2, 2, *[2] * (n - 4), 0]
         tricks = [4, 2, 1, *[3] * (n - 4), 0]
+    if rules.min_bid > 0:
+        bids = [max(b, rules.min_bid) if isinstance(b, int) else b for b in bids]
     spare = tricks_in_hand - sum(tricks)
     if spare < 0:
         raise ExampleError(f"the example needs {sum(tricks)} tricks; a hand has {tricks_in_hand}")
@@ -271,7 +276,10 @@ SPECIAL_TRIALS: dict[Bid, tuple[int, ...]] = {
 def bid_outcomes(rules: SpadesRules) -> list[BidOutcome]:
     """Nil and the profile's special bids, each scored by the engine for a few trick counts."""
     out = []
-    offered: list[Bid] = [0, *[b for b in ("BN", "1F", "2F", "B6", "SM") if b in rules.special_bids]]
+    specials = [b for b in ("BN", "1F", "2F", "B6", "SM") if b in rules.special_bids]
+    if rules.hand_size < 14 and "SM" in specials:
+        specials.remove("SM")
+    offered: list[Bid] = [*([0] if rules.min_bid == 0 else []), *specials]
     for bid in offered:
         for t in SPECIAL_TRIALS[bid]:
             r = score_bid(bid, t)

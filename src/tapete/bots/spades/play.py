@@ -23,7 +23,10 @@ def easy_play(view: View) -> int:
 
 def _beats(view: View, mask: int) -> int:
     """The cards of ``mask`` that would win the current trick now."""
-    return winning_cards(mask, view.best_card, SUITS[view.lead_suit] if view.lead_suit >= 0 else 0)
+    tables = view.rules.trick_tables
+    best = tables.rank[view.best_card] if view.best_card >= 0 else -1
+    lead = tables.suit_mask[view.lead_suit] if view.lead_suit >= 0 else 0
+    return winning_cards(mask, best, lead, tables)
 
 
 def _bag_pressure(view: View) -> float:

@@ -101,7 +101,7 @@ def greedy_card(f: FastHand, legal: int, targets: list[int], nil: list[bool], pa
     if pn and partner_winning:
         want, partner_winning = 1, False
     lead = f.lead_mask
-    beats = winning_cards(legal, best, lead)
+    beats = winning_cards(legal, best, lead, f.tables)
     if want > 0 and not partner_winning:
         if beats:
             return _low(beats & lead) if beats & lead else _low(beats)

@@ -35,7 +35,7 @@ class Sampler:
         for s in range(n):
             for suit in range(4):
                 if (view.voids[s] >> suit) & 1:
-                    self.allowed[s] &= ~SUITS[suit]
+                    self.allowed[s] &= ~view.rules.trick_tables.suit_mask[suit]
         self.cards = []
         m = self.pool
         while m:

@@ -151,32 +151,33 @@ class View:
 def read_view(obs: SpadesObservation) -> View:
     """Read an observation once into a ``View``."""
     rules = rules_from_observation(obs)
+    tables = rules.trick_tables
     n = obs["players"]
     seat = obs["seat"]
     hand = mask_of_names(obs["hand"] or ())
     deck = mask_of(rules.deck_ints)
     voids = [0] * n
     played = 0
-    broken = False
+    broken = rules.lead_spades == "any_time"  # then leading a spade says nothing about the hand
     for t in hand_tricks(obs):
         cards = [int(Card.parse(c)) for c in t["cards"]]
         seats = t["seats"]
         if not cards:
             continue
-        lead = suit_of(cards[0])
+        lead = suit_of(cards[0], tables)
         if lead == 3 and not broken and seats[0] != seat and not (rules.first_lead == "2C" and cards[0] == 0):
             voids[seats[0]] |= 0b0111  # led a trump before spades were broken: held only trumps
         for c, s in zip(cards, seats, strict=False):
             played |= 1 << c
-            if suit_of(c) != lead:
+            if suit_of(c, tables) != lead:
                 voids[s] |= 1 << lead
-                if suit_of(c) == 3:
+                if suit_of(c, tables) == 3:
                     broken = True
     current = obs["trick"]
     trick_cards = [int(Card.parse(c)) for c in current["cards"]] if current else []
     trick_seats_ = current["seats"][: len(trick_cards)] if current else []
-    best_card, best_seat = trick_winner(trick_cards, trick_seats_)
-    lead_suit = suit_of(trick_cards[0]) if trick_cards else -1
+    best_card, best_seat = trick_winner(trick_cards, trick_seats_, tables)
+    lead_suit = suit_of(trick_cards[0], tables) if trick_cards else -1
     legal = {action_code(a, n): a for a in obs["legal_actions"]}
     return View(
         obs=obs,

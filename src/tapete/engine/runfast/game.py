@@ -362,7 +362,7 @@ class RunFastGame:
             "pending_bomb": pending,
             "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
             "bonus": list(self.bonus),
-            "scores": self.scores(),
+            "scores": list[float](self.scores()),
             "settlement": s.to_json() if s is not None else None,
             "winner": self.winner_,
             "legal_actions": (

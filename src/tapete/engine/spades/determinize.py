@@ -22,7 +22,7 @@ from tapete.engine.spades.game import SpadesGame
 from tapete.engine.spades.observation import SpadesObservation, TrickView
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_hand
-from tapete.engine.spades.trick import FOLLOW, NO_POWER, POWER, TRICK_FIELDS, TrickState, trick_winner, tricks_in_hand
+from tapete.engine.spades.trick import NO_POWER, TRICK_FIELDS, TrickState, trick_winner, tricks_in_hand
 
 _RULES_CACHE: dict[str, SpadesRules] = {}
 
@@ -74,13 +74,15 @@ def state_from_observation(observation: SpadesObservation, hidden_hands: Sequenc
     played = played_by_seat(observation)
     deal = [names_of_mask(hidden_hands[s] | played[s]) for s in range(n)]
     g = SpadesGame(rules, seed=0, deals=[deal], dealer=dealer)
-    g.scores_ = list(observation["scores"])
+    g.scores_ = [round(x * rules.point_scale) for x in observation["scores"]]
     g.bags_ = list(observation["bags"])
     tokens = observation["tokens"]
     g.tokens_ = list(tokens) if tokens is not None else [0] * rules.sides
     bids = observation["bids"]
     used = observation["blind_six_used"]
     g.blind_six_used = [used[s] - (1 if bids[s] == "B6" else 0) for s in range(n)]
+    drawn = observation.get("draw")
+    g.draw = [int(Card.parse(c)) for c in drawn] if drawn else None
     g.game_number = observation["game_number"]
     g.hand_number = observation["hand_number"]
     g.log.game = g.game_number
@@ -119,7 +121,7 @@ class FastHand(TrickState):
         if copy_of is not None:
             self._copy_state(copy_of)
             return
-        TrickState.__init__(self, rules.players, rules.prize_jacks)
+        TrickState.__init__(self, rules.players, rules.prize_jacks, rules.trick_tables, rules.must_beat)
         self.rules = rules
         self.bids: list[Bid] = [0] * rules.players
         self.bags: list[int] = [0] * rules.sides
@@ -166,9 +168,10 @@ class FastHand(TrickState):
         if trick and cards:
             seats = trick["seats"]
             f.trick = cards
-            f.lead_mask = FOLLOW[cards[0]]
-            f.power = POWER[cards[0]]
-            f.best_card, f.best_seat = trick_winner(cards, seats)
+            f.lead_mask = f.follow[cards[0]]
+            f.power = f.powers[cards[0]]
+            best, f.best_seat = trick_winner(cards, seats, f.tables)
+            f.best_card = f.power[best]
         else:
             f.must_lead_2c = rules.first_lead == "2C" and not completed and bool(f.hands[f.turn] & 1)
         return f

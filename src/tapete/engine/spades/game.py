@@ -95,20 +95,39 @@ def play_actions(mask: int) -> tuple[SpadesAction, ...]:
     )
 
 
-_BID_ACTIONS: dict[tuple[frozenset[str], bool, bool, int], tuple[SpadesAction, ...]] = {}
+BidKey = tuple[frozenset[str], bool, bool, bool, int, int, int, int]
+_BID_ACTIONS: dict[BidKey, tuple[SpadesAction, ...]] = {}
+
+SUICIDE_MIN: Final = 4
+"""Under ``suicide`` the partner who does not bid nil bids at least this."""
+FREE, FIRST, NIL_TAKEN, BID_TAKEN = 0, 1, 2, 3
+"""A seat's place in suicide bidding: not suicide; first of its team; partner bid nil; partner bid ≥ 4."""
 
 
-def _bid_choices(specials: frozenset[str], blind: bool, blind_six_ok: bool, size: int) -> tuple[SpadesAction, ...]:
+def _ordinary_bids(lo: int, hi: int, role: int) -> list[int]:
+    """The ordinary bids from ``lo`` to ``hi`` that the seat's suicide role allows."""
+    if role == NIL_TAKEN:
+        return list(range(max(lo, SUICIDE_MIN), hi + 1))
+    if role == BID_TAKEN:
+        return [0]
+    if role == FIRST:
+        return [0, *range(max(lo, SUICIDE_MIN), hi + 1)]
+    return list(range(lo, hi + 1))
+
+
+def _bid_choices(
+    specials: frozenset[str], blind: bool, blind_six_ok: bool, blind_nil_ok: bool, size: int, lo: int, hi: int, role: int
+) -> tuple[SpadesAction, ...]:
     """The bids of a seat: blind choices while its cards are face down, else the rest."""
     out: list[SpadesAction | None] = []
     if blind:
-        if "BN" in specials:
+        if blind_nil_ok:
             out.append(ACTIONS[CODE_BN])
         if blind_six_ok:
             out.append(ACTIONS[CODE_B6])
         out.append(LOOK_ACTION)
     else:
-        out += [ACTIONS[BID_BASE + n] for n in range(size + 1)]
+        out += [ACTIONS[BID_BASE + n] for n in _ordinary_bids(lo, min(hi, size), role)]
         out += [ACTIONS[SPECIAL_CODE[name]] for name in ("1F", "2F") if name in specials]
         if "SM" in specials and size >= 14:
             out.append(ACTIONS[CODE_SM])
@@ -257,6 +276,7 @@ class SpadesGame(TrickState):
         "_legal_mask",
         "bags_",
         "bids",
+        "blind_nil_ok",
         "blind_six_ok",
         "blind_six_used",
         "dealer",
@@ -293,7 +313,7 @@ class SpadesGame(TrickState):
         n = rules.players
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
             raise BadRecord(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        TrickState.__init__(self, n, rules.prize_jacks)
+        TrickState.__init__(self, n, rules.prize_jacks, rules.trick_tables, rules.must_beat)
         self.rules: SpadesRules = rules
         self.seed: int = seed
         self._deals = [None if d is None else [list(hand) for hand in d] for d in deals]
@@ -341,7 +361,7 @@ class SpadesGame(TrickState):
         self.looked: list[bool] = [False] * n
         self.tricks_won = [0] * n
         self.offer_blind_bids()
-        self.spades_broken = False
+        self.spades_broken = rules.lead_spades == "any_time"
         self.trick = []
         self.lead_mask = 0
         self.best_card = -1
@@ -359,16 +379,21 @@ class SpadesGame(TrickState):
         n = self.num_players
         specials = rules.special_bids
         if specials:
-            top = max(self.scores_)
+            scores = self.scores_
+            top = max(scores)
             self.blind_six_ok: list[bool] = [
                 "B6" in specials
-                and self.scores_[rules.side_of(s)] <= top - rules.blind_six_margin
+                and scores[rules.side_of(s)] <= top - rules.blind_six_margin
                 and (rules.blind_six == "unlimited" or self.blind_six_used[s] == 0)
                 for s in range(n)
             ]
-            self.face_down: list[bool] = [("BN" in specials) or self.blind_six_ok[s] for s in range(n)]
+            self.blind_nil_ok: list[bool] = [
+                "BN" in specials and scores[rules.side_of(s)] <= top - rules.blind_nil_behind for s in range(n)
+            ]
+            self.face_down: list[bool] = [self.blind_nil_ok[s] or self.blind_six_ok[s] for s in range(n)]
         else:
             self.blind_six_ok = [False] * n
+            self.blind_nil_ok = [False] * n
             self.face_down = [False] * n
 
     def _start_play(self) -> None:
@@ -397,9 +422,9 @@ class SpadesGame(TrickState):
     def is_over(self) -> bool:
         return self.phase is _OVER
 
-    def scores(self) -> list[int]:
-        """Current totals per scoring side (seat, or team in a partnership)."""
-        return list(self.scores_)
+    def scores(self) -> list[float]:
+        """Current totals per scoring side (seat, or team in a partnership), as players read them."""
+        return shown_points(self.rules, self.scores_)
 
     def bags(self) -> list[int]:
         return list(self.bags_)
@@ -471,13 +496,33 @@ class SpadesGame(TrickState):
         self.bids = list(other.bids)
         self.looked = list(other.looked)
         self.blind_six_ok = list(other.blind_six_ok)
+        self.blind_nil_ok = list(other.blind_nil_ok)
         self.face_down = list(other.face_down)
         self.phase = other.phase
 
     # --- bidding ----------------------------------------------------------------------
+    def _suicide_role(self, seat: int) -> int:
+        """Where ``seat`` stands in suicide bidding (``FREE`` when the rule is off)."""
+        if not self.rules.suicide:
+            return FREE
+        partner = self.bids[(seat + 2) % self.num_players]
+        if partner == NO_BID:
+            return FIRST
+        return NIL_TAKEN if partner == BID_BASE else BID_TAKEN
+
     def _bid_actions(self, seat: int) -> tuple[SpadesAction, ...]:
         blind = self.face_down[seat] and not self.looked[seat]
-        key = (self.rules.special_bids, blind, self.blind_six_ok[seat], self.dealt_sizes[seat])
+        lo, hi = self.rules.bid_range
+        key: BidKey = (
+            self.rules.special_bids,
+            blind,
+            self.blind_six_ok[seat],
+            self.blind_nil_ok[seat],
+            self.dealt_sizes[seat],
+            lo,
+            hi,
+            self._suicide_role(seat),
+        )
         found = _BID_ACTIONS.get(key)
         if found is None:
             found = _BID_ACTIONS[key] = _bid_choices(*key)
@@ -516,6 +561,11 @@ class SpadesGame(TrickState):
                 return IllegalAction(
                     "bid_not_allowed", f"{name} is a blind bid: it must be made before looking at your cards"
                 )
+            if action == CODE_BN:
+                return IllegalAction(
+                    "bid_not_allowed",
+                    f"blind nil is only for a side at least {self.rules.blind_nil_behind} points behind the leader",
+                )
             return IllegalAction("bid_not_allowed", self._why_no_blind_six(seat))
         if blind_now:
             return IllegalAction(
@@ -523,9 +573,18 @@ class SpadesGame(TrickState):
             )
         if action == CODE_SM:
             return IllegalAction("bid_not_allowed", "shoot the moon needs a hand of at least 14 cards")
-        return IllegalAction(
-            "bid_out_of_range", f"a bid is from 0 to {self.dealt_sizes[seat]} (the cards you hold), not {name}"
-        )
+        lo, hi = self.rules.bid_range
+        hi = min(hi, self.dealt_sizes[seat])
+        role = self._suicide_role(seat)
+        if isinstance(name, int) and lo <= name <= hi and role != FREE:
+            why = {
+                FIRST: f"one partner bids nil and the other at least {SUICIDE_MIN}: bid nil or {SUICIDE_MIN}–{hi}",
+                NIL_TAKEN: f"your partner bid nil, so you must bid from {SUICIDE_MIN} to {hi}",
+                BID_TAKEN: "your partner did not bid nil, so you must bid nil",
+            }[role]
+            return IllegalAction("bid_not_allowed", why)
+        held = " (the cards you hold)" if hi == self.dealt_sizes[seat] else ""
+        return IllegalAction("bid_out_of_range", f"a bid is from {lo} to {hi}{held}, not {name}")
 
     def _why_no_blind_six(self, seat: int) -> str:
         rules = self.rules
@@ -545,9 +604,12 @@ class SpadesGame(TrickState):
         if not (hand >> card) & 1:
             return IllegalAction("card_not_in_hand", f"you do not hold {name}")
         if self.trick:
-            suit = suit_of(self.trick[0])
-            held = " ".join(card_symbol(c) for c in reversed(list(iter_bits(hand & self.lead_mask))))
-            return IllegalAction("must_follow_suit", f"you must follow {SUIT_NAMES[suit]}: you hold {held}")
+            suit = suit_of(self.trick[0], self.tables)
+            follow = hand & self.lead_mask
+            if not (follow >> card) & 1 and follow:
+                held = " ".join(card_symbol(c) for c in reversed(list(iter_bits(follow))))
+                return IllegalAction("must_follow_suit", f"you must follow {SUIT_NAMES[suit]}: you hold {held}")
+            return self._must_beat_error(hand)
         if self.must_lead_2c:
             return IllegalAction("must_lead_2c", "the holder of 2♣ must lead it to the first trick")
         return IllegalAction(
@@ -555,6 +617,17 @@ class SpadesGame(TrickState):
             "spades are not broken yet: lead another suit (spades can be led once one has been "
             "played on another suit, or when you hold only spades)",
         )
+
+    def _must_beat_error(self, hand: int) -> IllegalAction:
+        """Why a card breaks Call Break's rule (``must_beat``): which stronger card was due."""
+        allowed = self.playable_cards(hand)
+        held = " ".join(card_symbol(c) for c in reversed(list(iter_bits(allowed))))
+        best = self.tables.rank.index(self.best_card)
+        if hand & self.lead_mask:
+            return IllegalAction("must_beat", f"you must beat {card_symbol(best)}: you hold {held}")
+        if self.best_card < self.tables.trump_power or self.lead_mask == self.trumps:
+            return IllegalAction("must_trump", f"you cannot follow suit, so you must play a spade: you hold {held}")
+        return IllegalAction("must_overtrump", f"you must play a spade above {card_symbol(best)}: you hold {held}")
 
     def end_trick(self, winner: int) -> None:
         """Log the full trick's winner; then the winner leads, or the hand is scored."""
@@ -598,7 +671,13 @@ class SpadesGame(TrickState):
         """The side that wins the current game now, if any (ties at the top play on)."""
         rules = self.rules
         scores = self.scores_
-        ended = max(scores) >= rules.target or (rules.floor is not None and min(scores) <= rules.floor)
+        if rules.deals is not None:
+            ended = sum(1 for log in self.logs if log.game == self.game_number) >= rules.deals
+        else:
+            scale = rules.point_scale
+            ended = max(scores) >= rules.target * scale or (
+                rules.floor is not None and min(scores) <= rules.floor * scale
+            )
         if not ended:
             return None
         top = max(scores)
@@ -683,10 +762,11 @@ class SpadesGame(TrickState):
             "tricks": tricks,
             "spades_broken": self.spades_broken,
             "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "scores": list(self.scores_),
+            "scores": shown_points(rules, self.scores_),
             "bags": list(self.bags_),
             "tokens": list(self.tokens_) if rules.tokens is not None else None,
-            "last_hand": _hand_result_json(last) if last is not None else None,
+            "last_hand": _hand_result_json(rules, last) if last is not None else None,
+            "draw": [card_name(c) for c in self.draw] if self.draw is not None else None,
             "winner": self.winner_,
             "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.turn else []),
         }
@@ -711,6 +791,7 @@ class SpadesGame(TrickState):
 
     def replay_summary(self) -> dict[str, JSON]:
         """The ``tapete replay --json`` fields that describe the game so far."""
+        rules = self.rules
         hands = []
         for log in self.logs:
             bids: list[Bid | None] = [None] * self.num_players
@@ -739,12 +820,12 @@ class SpadesGame(TrickState):
                     "bids": bids,
                     "tricks": tricks,
                     "tricks_won": won,
-                    "score_change": list(result.change) if result else None,
+                    "score_change": shown_points(rules, result.change) if result else None,
                     "bags": list(result.bags) if result else None,
-                    "contract_points": list(result.contract) if result else None,
-                    "prize_points": list(result.prizes) if result else None,
-                    "bag_penalty": list(result.penalty) if result else None,
-                    "scores": list(log.scores) if log.scores is not None else None,
+                    "contract_points": shown_points(rules, result.contract) if result else None,
+                    "prize_points": shown_points(rules, result.prizes) if result else None,
+                    "bag_penalty": shown_points(rules, result.penalty) if result else None,
+                    "scores": shown_points(rules, log.scores) if log.scores is not None else None,
                     "prize_jacks": [{"jack": j, "seat": s} for j, s in log.jack_winners]
                     if self.rules.prize_jacks
                     else None,
@@ -752,7 +833,7 @@ class SpadesGame(TrickState):
             )
         out: dict[str, JSON] = {
             "hands": hands,
-            "scores": list(self.scores_),
+            "scores": shown_points(rules, self.scores_),
             "bags": list(self.bags_),
             "finished": self.is_over(),
             "winner": self.winner_,
@@ -773,18 +854,25 @@ def _display_order(mask: int) -> list[int]:
     return out
 
 
-def _hand_result_json(log: HandLog) -> HandResultView | None:
+def shown_points(rules: SpadesRules, points: Sequence[int]) -> list[float]:
+    """Points as players read them: the ints themselves, or tenths as ``3.2`` (``tenths``)."""
+    if rules.tenths:
+        return [p / 10 for p in points]
+    return list(points)
+
+
+def _hand_result_json(rules: SpadesRules, log: HandLog) -> HandResultView | None:
     if log.result is None:
         return None
     r = log.result
     return {
         "dealer": log.dealer,
-        "contract": list(r.contract),
-        "prizes": list(r.prizes),
-        "penalty": list(r.penalty),
-        "score_change": list(r.change),
+        "contract": shown_points(rules, r.contract),
+        "prizes": shown_points(rules, r.prizes),
+        "penalty": shown_points(rules, r.penalty),
+        "score_change": shown_points(rules, r.change),
         "bags": list(r.bags),
-        "scores": list(log.scores or []),
+        "scores": shown_points(rules, log.scores or []),
     }
 
 
@@ -798,4 +886,4 @@ _APPLY: Final = {
     Phase.OVER: SpadesGame._apply_over,
 }
 
-__all__ = ["SpadesGame", "check_deal", "check_draw", "deal_from_seed", "draw_seats", "play_actions"]
+__all__ = ["SpadesGame", "check_deal", "check_draw", "deal_from_seed", "draw_seats", "play_actions", "shown_points"]

@@ -25,12 +25,12 @@ class HandResultView(TypedDict):
     """How the last hand scored, per scoring side."""
 
     dealer: int
-    contract: list[int]
-    prizes: list[int]
-    penalty: list[int]
-    score_change: list[int]
+    contract: list[float]
+    prizes: list[float]
+    penalty: list[float]
+    score_change: list[float]
     bags: list[int]
-    scores: list[int]
+    scores: list[float]
 
 
 class SpadesObservation(BaseObservation):
@@ -55,6 +55,8 @@ class SpadesObservation(BaseObservation):
     bags: list[int]
     tokens: list[int] | None
     last_hand: HandResultView | None
+    draw: list[str] | None
+    """The seating draw: the card each seat drew (public), ``None`` without a draw."""
 
 
 __all__ = ["HandResultView", "SpadesObservation", "TrickView"]

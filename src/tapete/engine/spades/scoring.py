@@ -142,6 +142,9 @@ def score_hand(
             added[side] = count - kept
             bags_after[side] = count
             continue
+        if rules.bag_rule == "none":
+            added[side] = 0
+            continue
         if rules.bag_rule == "per_hand":
             added[side] = max(0, added[side] - hearts[side])
             penalty[side] = -10 * added[side]

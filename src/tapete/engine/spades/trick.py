@@ -1,13 +1,18 @@
 """The Spades-family trick, written once: what may be played, who wins, who plays next.
 
-Cards are ints and sets of cards int bitmasks (``tapete.cards``); every card from
-``TRUMP_START`` (2♠) up — the spades and the jokers — is a trump. ``TrickState`` holds
+Cards are ints and sets of cards int bitmasks (``tapete.cards``). A ``TrickTables``
+value fixes the trumps and the card order: ``STANDARD`` (every card from 2♠ up — the
+spades and the jokers — is a trump, a higher int a higher card) and ``DEUCES_HIGH``
+(2♦ joins the trumps and 2♦ > 2♠ rank above A♠, below any joker). ``TrickState`` holds
 the play-phase state that the checked game (``SpadesGame``) and the fast rollout state
-(``FastHand``) share, with the rules as methods; the functions and tables below serve
-everyone who reads a trick from a record or an observation (bots, replays).
+(``FastHand``) share, with the rules as methods (following suit, and Call Break's
+must-beat rule); the functions and tables below serve everyone who reads a trick from
+a record or an observation (bots, replays, solvers).
 
 >>> trick_winner([37, 39, 38], [0, 1, 2])  # K♥ led, 2♠ trumps, A♥
 (39, 1)
+>>> trick_winner([51, 13], [0, 1], DEUCES_HIGH)  # A♠ led, 2♦ is the top trump
+(13, 1)
 >>> trick_seats(3, 4, 5, 4), next_seats(5, 4)
 ([3, 0, 1, 2], (1, 2, 3, 0, 0))
 """
@@ -20,63 +25,135 @@ from typing import Final
 from tapete.cards import NUM_CARDS, SPADES, SUIT_MASKS, TRUMP_MASK, TRUMP_START
 
 TWO_OF_CLUBS: Final = 0
+TWO_OF_DIAMONDS: Final = 13
 PRIZE_JACK_CARDS: Final = {"JC": 9, "JD": 22, "JH": 35}
 """The prize jacks a profile may name, and their cards."""
 
-SUIT_OF: Final = tuple(SPADES if c >= TRUMP_START else c // 13 for c in range(NUM_CARDS))
+class TrickTables:
+    """One trump rule as tables: each card's suit for following, its power for winning.
+
+    ``power[led card][card]`` is the card's rank (``rank[card]``) if it can take a trick
+    so led (it follows suit or is a trump), else -1; the higher power takes the trick.
+    ``above[p]`` is the mask of the cards ranking above power ``p``; a power from
+    ``trump_power`` up is a trump's.
+    """
+
+    __slots__ = ("above", "follow", "name", "power", "rank", "suit_mask", "suit_of", "trump_power", "trumps")
+
+    def __init__(self, name: str, extra_trumps: Sequence[int], rank: Sequence[int]) -> None:
+        self.name = name
+        self.rank: tuple[int, ...] = tuple(rank)
+        trumps = TRUMP_MASK
+        for c in extra_trumps:
+            trumps |= 1 << c
+        self.trumps: int = trumps
+        self.suit_of: tuple[int, ...] = tuple(SPADES if (trumps >> c) & 1 else c // 13 for c in range(NUM_CARDS))
+        self.suit_mask: tuple[int, ...] = (*(SUIT_MASKS[s] & ~trumps for s in range(3)), trumps)
+        self.follow: tuple[int, ...] = tuple(self.suit_mask[self.suit_of[c]] for c in range(NUM_CARDS))
+        rows = tuple(self._power_row(s) for s in range(4))
+        self.power: tuple[tuple[int, ...], ...] = tuple(rows[self.suit_of[c]] for c in range(NUM_CARDS))
+        self.trump_power: int = min(self.rank[c] for c in range(NUM_CARDS) if (trumps >> c) & 1)
+        top = max(self.rank)
+        self.above: tuple[int, ...] = tuple(
+            sum(1 << c for c in range(NUM_CARDS) if self.rank[c] > p) for p in range(top + 1)
+        )
+
+    def _power_row(self, suit: int) -> tuple[int, ...]:
+        follow = self.suit_mask[suit]
+        return tuple(self.rank[c] if ((self.trumps | follow) >> c) & 1 else -1 for c in range(NUM_CARDS))
+
+    def __repr__(self) -> str:
+        return f"TrickTables({self.name!r})"
+
+
+def _deuces_rank() -> list[int]:
+    """Ranks with 2♠ and 2♦ above A♠ (powers 55, 56) and the jokers above them (57–59)."""
+    rank = list(range(NUM_CARDS))
+    rank[TRUMP_START] = NUM_CARDS
+    rank[TWO_OF_DIAMONDS] = NUM_CARDS + 1
+    for j in range(52, NUM_CARDS):
+        rank[j] = j + 5
+    return rank
+
+
+STANDARD: Final = TrickTables("standard", (), range(NUM_CARDS))
+"""Spades and jokers are the trumps; a higher card int is a higher card."""
+DEUCES_HIGH: Final = TrickTables("deuces_high", (TWO_OF_DIAMONDS,), _deuces_rank())
+"""Deuces high: 2♦ is a spade; 2♦ > 2♠ > A♠ > … > 3♠, jokers (if any) above them all."""
+
+SUIT_OF: Final = STANDARD.suit_of
 """``SUIT_OF[card]``: 0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades and jokers)."""
-SUIT_MASK: Final = (SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], TRUMP_MASK)
+SUIT_MASK: Final = STANDARD.suit_mask
 """The cards of each suit of ``SUIT_OF`` (the trumps include the jokers)."""
-FOLLOW: Final = tuple(SUIT_MASK[SUIT_OF[c]] for c in range(NUM_CARDS))
+FOLLOW: Final = STANDARD.follow
 """``FOLLOW[led card]``: the cards that follow suit to it."""
-
-
-def _power_row(suit: int) -> tuple[int, ...]:
-    follow = SUIT_MASK[suit]
-    return tuple(c if c >= TRUMP_START or (follow >> c) & 1 else -1 for c in range(NUM_CARDS))
-
-
-_ROWS: Final = tuple(_power_row(s) for s in range(4))
-POWER: Final = tuple(_ROWS[SUIT_OF[c]] for c in range(NUM_CARDS))
+POWER: Final = STANDARD.power
 """``POWER[led card][card]``: the card's own int if it can take a trick so led (it
 follows suit or is a trump), else -1; the higher power takes the trick."""
 NO_POWER: Final[tuple[int, ...]] = ()
 """The power row while no trick is led."""
 
 
-def suit_of(card: int) -> int:
-    """0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades and jokers)."""
-    return SUIT_OF[card]
+def tables_for(deuces_high: bool) -> TrickTables:
+    """The trick tables of a profile."""
+    return DEUCES_HIGH if deuces_high else STANDARD
 
 
-def beats(card: int, best: int, led: int) -> bool:
+def suit_of(card: int, tables: TrickTables = STANDARD) -> int:
+    """0 clubs, 1 diamonds, 2 hearts, 3 trumps (spades, jokers, 2♦ when deuces are high)."""
+    return tables.suit_of[card]
+
+
+def beats(card: int, best: int, led: int, tables: TrickTables = STANDARD) -> bool:
     """Whether ``card`` takes a trick led by ``led`` from ``best``, the card winning it so far."""
-    return POWER[led][card] > best
+    return tables.power[led][card] > tables.rank[best]
 
 
-def winning_cards(mask: int, best: int, lead_mask: int) -> int:
-    """The cards of ``mask`` that would take the trick from ``best`` (all of them when leading)."""
+def winning_cards(mask: int, best: int, lead_mask: int, tables: TrickTables = STANDARD) -> int:
+    """The cards of ``mask`` that would take the trick from the winning power ``best``
+    (all of them when leading, ``best`` < 0)."""
     if best < 0:
         return mask
-    above = ~((2 << best) - 1)
-    if best >= TRUMP_START:
-        return mask & TRUMP_MASK & above
+    above = tables.above[best]
+    trumps = tables.trumps
+    if best >= tables.trump_power:
+        return mask & trumps & above
     out = mask & lead_mask & above
-    if lead_mask != TRUMP_MASK:
-        out |= mask & TRUMP_MASK
+    if lead_mask != trumps:
+        out |= mask & trumps
     return out
 
 
-def trick_winner(cards: Sequence[int], seats: Sequence[int]) -> tuple[int, int]:
+def trick_winner(cards: Sequence[int], seats: Sequence[int], tables: TrickTables = STANDARD) -> tuple[int, int]:
     """``(best card, its seat)`` of a trick's cards so far (``(-1, -1)`` for none)."""
     if not cards:
         return -1, -1
-    power = POWER[cards[0]]
+    power = tables.power[cards[0]]
     best, seat = cards[0], seats[0]
     for c, s in zip(cards, seats, strict=False):
-        if power[c] > best:
+        if power[c] > power[best]:
             best, seat = c, s
     return best, seat
+
+
+def must_beat_cards(hand: int, lead_mask: int, best: int, tables: TrickTables) -> int:
+    """Call Break's playable cards of ``hand`` in a led trick whose winning power is ``best``.
+
+    Follow suit, above the best card of the led suit when you can (any card of the suit
+    once a trump has cut a side-suit lead); void, play a trump, above every trump in the
+    trick when you can, else any card.
+    """
+    trumps = tables.trumps
+    cut = best >= tables.trump_power and lead_mask != trumps
+    follow = hand & lead_mask
+    if follow:
+        return follow if cut else (follow & tables.above[best]) or follow
+    mine = hand & trumps
+    if not mine:
+        return hand
+    if cut:
+        return (mine & tables.above[best]) or hand
+    return mine
 
 
 _NEXT_SEATS: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -128,21 +205,26 @@ def prize_masks(prize_jacks: Iterable[str]) -> tuple[tuple[str, int], ...]:
 TRICK_FIELDS: Final = (
     "best_card",
     "best_seat",
+    "follow",
     "hands",
     "jack_winners",
     "lead_mask",
+    "must_beat",
     "must_lead_2c",
     "next_of",
     "num_players",
     "power",
+    "powers",
     "prize_all",
     "prize_masks",
     "sitting_out",
     "spades_broken",
     "trick",
     "trick_size",
+    "tables",
     "tricks_left",
     "tricks_won",
+    "trumps",
     "turn",
 )
 """The attributes of a ``TrickState``."""
@@ -152,14 +234,23 @@ class TrickState:
     """The play-phase state of a hand and its rules: the hands, the trick, who is winning.
 
     ``turn`` is the seat to play (-1: nobody). A lead sets what follows suit
-    (``lead_mask``) and who can win (``power``); a trump on another suit's lead breaks
-    spades; ``play`` passes the turn on or, once the trick is full, counts it for its
-    winner (prize jacks too) and calls ``end_trick(winner)``, which each state defines.
+    (``lead_mask``) and who can win (``power``, a row of ``tables``); ``best_card`` is
+    the power of the card winning so far (its int under ``STANDARD``). A trump on
+    another suit's lead breaks spades; ``must_beat`` is Call Break's rule. ``play``
+    passes the turn on or, once the trick is full, counts it for its winner (prize
+    jacks too) and calls ``end_trick(winner)``, which each state defines.
     """
 
     __slots__ = TRICK_FIELDS
 
-    def __init__(self, players: int, prize_jacks: Iterable[str]) -> None:
+    def __init__(
+        self, players: int, prize_jacks: Iterable[str], tables: TrickTables = STANDARD, must_beat: bool = False
+    ) -> None:
+        self.tables: TrickTables = tables
+        self.trumps: int = tables.trumps
+        self.follow: tuple[int, ...] = tables.follow
+        self.powers: tuple[tuple[int, ...], ...] = tables.power
+        self.must_beat: bool = must_beat
         self.num_players: int = players
         self.prize_masks: tuple[tuple[str, int], ...] = prize_masks(prize_jacks)
         self.prize_all: int = sum(m for _, m in self.prize_masks)
@@ -181,6 +272,11 @@ class TrickState:
 
     def copy_trick_state(self, other: TrickState, trick: list[int], jack_winners: list[tuple[str, int]]) -> None:
         """Become a copy of ``other``'s trick state, given copies of its trick and prize jacks won."""
+        self.tables = other.tables
+        self.trumps = other.trumps
+        self.follow = other.follow
+        self.powers = other.powers
+        self.must_beat = other.must_beat
         self.num_players = other.num_players
         self.prize_masks = other.prize_masks
         self.prize_all = other.prize_all
@@ -209,15 +305,18 @@ class TrickState:
     def playable_cards(self, hand: int) -> int:
         """The cards of ``hand`` its holder may play now, as a mask.
 
-        Follow suit if you can; the first lead may have to be 2♣; spades may not be led
-        until broken, unless the leader holds nothing else.
+        Follow suit if you can (under ``must_beat``, as ``must_beat_cards`` says); the
+        first lead may have to be 2♣; spades may not be led until broken, unless the
+        leader holds nothing else.
         """
         if self.trick:
+            if self.must_beat:
+                return must_beat_cards(hand, self.lead_mask, self.best_card, self.tables)
             return (hand & self.lead_mask) or hand
         if self.must_lead_2c:
             return 1 << TWO_OF_CLUBS
         if not self.spades_broken:
-            return (hand & ~TRUMP_MASK) or hand
+            return (hand & ~self.trumps) or hand
         return hand
 
     def play(self, card: int) -> None:
@@ -226,15 +325,16 @@ class TrickState:
         self.hands[seat] ^= 1 << card
         trick = self.trick
         if trick:
-            if self.power[card] > self.best_card:
-                self.best_card = card
+            p = self.power[card]
+            if p > self.best_card:
+                self.best_card = p
                 self.best_seat = seat
-            if not self.spades_broken and card >= TRUMP_START and self.lead_mask != TRUMP_MASK:
+            if not self.spades_broken and (self.trumps >> card) & 1 and self.lead_mask != self.trumps:
                 self.spades_broken = True
         else:
-            self.lead_mask = FOLLOW[card]
-            self.power = POWER[card]
-            self.best_card = card
+            self.lead_mask = self.follow[card]
+            row = self.power = self.powers[card]
+            self.best_card = row[card]
             self.best_seat = seat
             self.must_lead_2c = False
         trick.append(card)
@@ -263,18 +363,23 @@ class TrickState:
 
 
 __all__ = [
+    "DEUCES_HIGH",
     "FOLLOW",
     "POWER",
     "PRIZE_JACK_CARDS",
+    "STANDARD",
     "SUIT_MASK",
     "SUIT_OF",
     "TRICK_FIELDS",
     "TRUMP_START",
     "TrickState",
+    "TrickTables",
     "beats",
+    "must_beat_cards",
     "next_seats",
     "prize_masks",
     "suit_of",
+    "tables_for",
     "trick_seats",
     "trick_size",
     "trick_winner",
