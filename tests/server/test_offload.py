@@ -25,7 +25,7 @@ from tests.server.helpers import Player, create_table, make_app
 @cache
 def long_record() -> bytes:
     """A legal record of 900 hands (random play), about 1.6 MB."""
-    g = tapete.new_game("cutthroat", seed=1, options={"target": 100000, "floor": None})
+    g = tapete.new_game("cutthroat", seed=1, options={"target": 10000, "floor": None})
     rng = random.Random(0)
     while getattr(g, "hand_number", 0) < 900:
         g.apply(rng.choice(g.legal_actions()))
