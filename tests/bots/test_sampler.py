@@ -17,22 +17,27 @@ from tests.helpers import sensible_random_action
 PROFILES = [p for p in tapete.profile_names() if tapete.profile_info(p).family == "spades"]
 
 
-def _suit(card: int) -> int:
-    return 3 if card >= 39 else card // 13
+TWO_OF_DIAMONDS = 13
+
+
+def _suit(card: int, deuces_high: bool = False) -> int:
+    """The suit a card follows as: spades and jokers are trumps, and so is 2♦ when deuces are high."""
+    return 3 if card >= 39 or (deuces_high and card == TWO_OF_DIAMONDS) else card // 13
 
 
 def reference_voids(obs: dict[str, object]) -> list[set[int]]:
     """Suits each seat has shown void in, read independently from the observation's tricks."""
     n = int(obs["players"])  # type: ignore[call-overload]
     voids: list[set[int]] = [set() for _ in range(n)]
+    high = bool((obs.get("rules") or {}).get("deuces_high"))  # type: ignore[attr-defined]
     tricks = list(obs["tricks"])  # type: ignore[call-overload]
     if obs["trick"]:
         tricks.append(obs["trick"])
     for t in tricks:
         cards = [int(Card.parse(c)) for c in t["cards"]]
         for seat, c in zip(t["seats"], cards, strict=False):
-            if _suit(c) != _suit(cards[0]):
-                voids[seat].add(_suit(cards[0]))
+            if _suit(c, high) != _suit(cards[0], high):
+                voids[seat].add(_suit(cards[0], high))
     return voids
 
 
@@ -75,7 +80,8 @@ def check_deal(g: object, obs: dict[str, object], seat: int, hands: list[int]) -
     if obs["hand"] is not None:
         assert hands[seat] == g.hands[seat], "the observer keeps its own hand"
     voids = reference_voids(obs)
+    high = bool((obs.get("rules") or {}).get("deuces_high"))  # type: ignore[attr-defined]
     for s in range(n):
         for c in range(55):
             if (hands[s] >> c) & 1:
-                assert _suit(c) not in voids[s], f"seat {s} was given a card of a suit it showed void in"
+                assert _suit(c, high) not in voids[s], f"seat {s} was given a card of a suit it showed void in"
