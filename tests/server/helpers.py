@@ -167,8 +167,9 @@ def hidden_cards(game: Any, seat: int | None) -> set[str]:
     return out
 
 
-RULE_FIELDS = frozenset({"rules", "options"})
-"""Fields that describe the rules (e.g. the prize jacks ``JC JD``), not anybody's cards."""
+RULE_FIELDS = frozenset({"rules", "options", "draw"})
+"""Fields that hold no secret card: the rules (e.g. the prize jacks ``JC JD``) and the seating
+draw, whose cards are drawn face up and shuffled back before the deal."""
 
 
 def strings_in(obj: Any) -> Iterator[str]:
