@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -18,7 +19,7 @@ from starlette.testclient import TestClient
 import tapete
 from tapete import cli
 from tapete.families import family, family_of, register, unregister
-from tests.server.helpers import Player, create_table, make_app, play_hand_as
+from tests.server.helpers import Player, create_table, make_app
 from tests.toy_family import FAMILY, NAME, DuelGame
 
 
@@ -38,6 +39,22 @@ def play_out(seed: int) -> DuelGame:
         g.apply(rng.choice(g.legal_actions()))
     assert isinstance(g, DuelGame)
     return g
+
+
+def play_to_the_end(me: Player) -> dict[str, Any]:
+    """Play the first legal card whenever it is this seat's turn; after each action wait for a newer state."""
+    while True:
+        over = me.wait_turn_or("game_over")
+        if over is not None:
+            return over
+        assert me.state is not None
+        acted_at = me.state["version"]
+        me.act(me.state["view"]["legal_actions"][0])
+        while me.state["version"] <= acted_at:
+            m = me.recv()
+            assert m["type"] != "error", m
+            if m["type"] == "game_over":
+                return m
 
 
 def test_new_game_and_registry(duel: None) -> None:
@@ -88,7 +105,7 @@ def test_plays_through_the_websocket_protocol_with_a_bot(duel: None, tmp_path: P
         with client.websocket_connect("/ws") as ws:
             me = Player(ws)
             assert me.hello(made["table"], token)["type"] == "welcome"
-            over = play_hand_as(me, stop="game_over")
+            over = play_to_the_end(me)
             assert sum(over["scores"]) == 4
         with client.websocket_connect("/ws") as ws:
             watcher = Player(ws)

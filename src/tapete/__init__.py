@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-import random
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -53,11 +53,12 @@ def new_game(
 
     ``deal`` fixes the first hand's cards (``deals`` several hands' cards) and
     ``dealer`` the first dealer, as in a record; what is not given comes from ``seed``
-    (a fresh random seed when ``None``; it is kept in the game's record).
+    (a fresh 128-bit seed from the operating system's CSPRNG when ``None``; it is kept in
+    the game's record).
     """
     rules = load_profile(profile, options)
     if seed is None:
-        seed = random.SystemRandom().randrange(1 << 31)
+        seed = secrets.randbits(128)  # secret: a 31-bit seed is within reach of a search from one hand
     return game_from_rules(rules, seed=seed, deal=deal, dealer=dealer, deals=deals, draw=draw)
 
 

@@ -10,7 +10,7 @@ options on top, checked like the file's own.
 >>> load_profile("cutthroat", {"target": -5})
 Traceback (most recent call last):
 ...
-tapete.errors.ProfileError: bad_option: option 'target' must be an integer ≥ 1, not -5
+tapete.errors.ProfileError: bad_option: option 'target' must be an integer ≥ 1 and ≤ 10000, not -5
 """
 
 from __future__ import annotations
