@@ -131,7 +131,7 @@ def test_cutthroat_scoring_numbers_are_the_engines() -> None:
 
 def test_seed_trick_is_played_by_the_engine() -> None:
     for profile in PROFILES:
-        if profile == "runfast":
+        if tapete.profile_info(profile).family == "runfast":
             continue
         e = trick_example(tapete.load_profile(profile))
         assert [p.card for p in e.plays][:3] == ["AH", "2S", "KH"]

@@ -18,7 +18,7 @@ Game = Callable[..., RunFastGame]
 def test_profile_and_options() -> None:
     rules = tapete.load_profile("runfast")
     assert rules.first_lead == "3H" and rules.overrides_json() == {}
-    assert rules.options_json() == {"first_lead": "3H"}
+    assert rules.options_json() == {"first_lead": "3H", "deal_size": 16, "one_card_rule": False, "deals": 1}
     info = tapete.profile_info("runfast")
     assert info.family == "runfast" and info.title == "Run Fast"
     assert tapete.load_profile("runfast", {"first_lead": "3S"}).overrides_json() == {"first_lead": "3S"}

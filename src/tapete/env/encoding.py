@@ -163,6 +163,8 @@ class RunFastEncoder:
 
     def __init__(self, rules: Any = None) -> None:
         self.n = 3
+        self.hand_size = int(getattr(rules, "deal_size", 16))
+        """Cards dealt per seat (16, or 15 in ``runfast-15``): the scale of the hand sizes."""
         self.keys = runfast_catalogue()
         self.key_index = {k: i for i, k in enumerate(self.keys)}
         self.pass_index = len(self.keys)
@@ -222,7 +224,7 @@ class RunFastEncoder:
         passed = set(obs["passed"])
         for seat in range(n):
             r = _rel(seat, me, n)
-            v[at + r] = obs["hand_sizes"][seat] / 16
+            v[at + r] = obs["hand_sizes"][seat] / self.hand_size
             v[at + n + r] = float(obs["has_played"][seat])
             v[at + 2 * n + r] = float(seat in passed)
             v[at + 3 * n + r] = float(obs["to_act"] == seat)

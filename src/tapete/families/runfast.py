@@ -20,13 +20,19 @@ def _new_game(
     dealer: int | None,
     draw: Sequence[object] | None,
 ) -> Game:
-    if dealer is not None or draw is not None or len(deals) > 1:
-        raise BadRecord("runfast has no dealer, no seating draw and one deal per game")
-    return RunFastGame(rules, seed=seed, deal=deals[0] if deals else None)
+    if dealer is not None or draw is not None:
+        raise BadRecord("runfast has no dealer and no seating draw")
+    if len(deals) > rules.deals:
+        raise BadRecord(f"this runfast game has {rules.deals} deal(s); the record lists {len(deals)}")
+    return RunFastGame(rules, seed=seed, deals=deals)
 
 
 def _check_deal(rules: Any, cards: Sequence[Sequence[object]], dealer: int) -> object:
-    return check_deal(cards)
+    return check_deal(cards, rules.deck)
+
+
+def _hand_changes(game: RunFastGame) -> list[tuple[int, ...]]:
+    return game.hand_changes()
 
 
 RUNFAST = register(
@@ -36,7 +42,7 @@ RUNFAST = register(
         rules_class=RunFastRules,
         game_class=RunFastGame,
         new_game=_new_game,
-        records=RecordRules(many_hands=False, dealer=False, check_deal=_check_deal),
+        records=RecordRules(many_hands=True, dealer=False, check_deal=_check_deal),
         public_fields=(
             "game",
             "profile",
@@ -57,6 +63,7 @@ RUNFAST = register(
             "scores",
             "settlement",
             "winner",
+            "match",
         ),
         renderer="runfast",
         load_bots=lazy("tapete.bots.runfast:make_runfast_bot"),
@@ -65,5 +72,6 @@ RUNFAST = register(
         load_rulebook=lazy("tapete.rulebook.build:runfast_page"),
         load_hand_text=lazy("tapete.render:runfast_hand"),
         bot_levels=("easy", "normal", "hard", "ismcts"),
+        hand_changes=_hand_changes,
     )
 )

@@ -16,8 +16,6 @@ from babel.numbers import format_decimal
 
 import tapete
 from tapete.cards import Card
-from tapete.engine.runfast.actions import DECK as RUNFAST_DECK
-from tapete.engine.runfast.game import HAND_SIZE as RUNFAST_HAND
 from tapete.engine.runfast.settlement import (
     BOMB_BONUS,
     BOMB_HELD_PENALTY,
@@ -206,6 +204,7 @@ def option_label(w: Writer, name: str) -> str:
         "must_beat": w.s_("must beat and trump"), "lead_spades": w.s_("leading spades"),
         "min_bid": w.s_("lowest bid"), "max_bid": w.s_("highest bid"), "suicide": w.s_("suicide bidding"),
         "tenths": w.s_("points in tenths"), "deals": w.s_("deals in a game"),
+        "deal_size": w.s_("cards dealt to each player"), "one_card_rule": w.s_("one card left: highest single"),
     }
     return labels.get(name, name)
 
@@ -919,30 +918,41 @@ def spades_faq(w: Writer, r: SpadesRules) -> list[Question]:
 # --- Run Fast --------------------------------------------------------------------------------
 def runfast_sections(w: Writer, r: Any) -> list[SectionSpec]:
     return [
-        ("cards", w.s_("Players and cards"), runfast_cards(w)),
+        ("cards", w.s_("Players and cards"), runfast_cards(w, r)),
         ("start", w.s_("The first play"), runfast_start(w, r)),
         ("combinations", w.s_("Combinations"), runfast_combinations(w)),
-        ("bombs", w.s_("Bombs"), runfast_bombs(w)),
-        ("play", w.s_("Beating and passing"), runfast_play(w)),
+        ("bombs", w.s_("Bombs"), runfast_bombs(w, r)),
+        ("play", w.s_("Beating and passing"), runfast_play(w, r)),
         ("settlement", w.s_("Going out and settlement"),
-         [*runfast_settlement(w), Subheading("bomb-bonus", w.s_("Bomb bonus")), *runfast_bonus(w)]),
+         [*runfast_settlement(w, r), Subheading("bomb-bonus", w.s_("Bomb bonus")), *runfast_bonus(w)]),
         ("history", w.s_("History and the chosen variant"), runfast_history(w, r)),
         ("example", w.s_("Worked example"), runfast_examples(w, r)),
     ]
 
 
-def runfast_cards(w: Writer) -> list[Block]:
+def runfast_cards(w: Writer, r: Any) -> list[Block]:
+    if r.deal_size == 15:
+        deck = w.n_("Use {n} card: a 54-card deck without both jokers, without {removed} and without {twos}; "
+                    "{ace} is the only ace and {two} the only two.",
+                    "Use {n} cards: a 54-card deck without both jokers, without {removed} and without {twos}; "
+                    "{ace} is the only ace and {two} the only two.", len(r.deck),
+                    removed=w.cards(["AH", "AD", "AC", "KS"]), twos=w.cards(["2H", "2D", "2C"]),
+                    ace=Card.parse("AS"), two=Card.parse("2S"))
+    else:
+        deck = w.n_("Use {n} card: a 54-card deck without both jokers, without {ah} and without {twos}; {two} is "
+                    "the only two.",
+                    "Use {n} cards: a 54-card deck without both jokers, without {ah} and without {twos}; {two} is "
+                    "the only two.", len(r.deck), ah=Card.parse("AH"), twos=w.cards(["2H", "2D", "2C"]),
+                    two=Card.parse("2S"))
+    if r.deals == 1:
+        deal = w.n_("Deal {n} card to each player; there is no kitty. One deal is one game.",
+                    "Deal {n} cards to each player; there is no kitty. One deal is one game.", r.deal_size)
+    else:
+        deal = w.n_("Deal {hand} cards to each player; there is no kitty. A game is a match of {n} deal.",
+                    "Deal {hand} cards to each player; there is no kitty. A game is a match of {n} deals.",
+                    r.deals, hand=r.deal_size)
     return [
-        _p(_sentences(
-            w._("Three players, each for themself."),
-            w.n_("Use {n} card: a 54-card deck without both jokers, without {ah} and without {twos}; {two} is the "
-                 "only two.",
-                 "Use {n} cards: a 54-card deck without both jokers, without {ah} and without {twos}; {two} is the "
-                 "only two.", len(RUNFAST_DECK), ah=Card.parse("AH"), twos=w.cards(["2H", "2D", "2C"]),
-                 two=Card.parse("2S")),
-            w.n_("Deal {n} card to each player; there is no kitty. One deal is one game.",
-                 "Deal {n} cards to each player; there is no kitty. One deal is one game.", RUNFAST_HAND),
-        )),
+        _p(_sentences(w._("Three players, each for themself."), deck, deal)),
         _p(_sentences(
             w._("Ranks from high to low: {ranks}. Suits never matter.", ranks="2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3"),
             w._("Turns go counter-clockwise."),
@@ -970,12 +980,17 @@ def runfast_combinations(w: Writer) -> list[Block]:
     ]
 
 
-def runfast_bombs(w: Writer) -> list[Block]:
+def runfast_bombs(w: Writer, r: Any) -> list[Block]:
+    if r.deal_size == 15:
+        aces = w._("no ace bomb and no four kings: with {n} cards only {ace} of the aces and three kings are "
+                   "dealt;", n=len(r.deck), ace=Card.parse("AS"))
+    else:
+        aces = w._("the three aces {aces} together: a bomb above every four of a kind, never an ordinary triple;",
+                   aces=w.cards(["AS", "AD", "AC"]))
     return [
         Bullets((
             w._("four of a kind, ranked by rank: four 3s are the lowest;"),
-            w._("the three aces {aces} together: a bomb above every four of a kind, never an ordinary triple;",
-                aces=w.cards(["AS", "AD", "AC"])),
+            aces,
             w._("the celestial bomb: four 3s played as the opening play of the deal. Nothing beats it. Four 3s "
                 "played later are the lowest ordinary bomb."),
         )),
@@ -985,7 +1000,22 @@ def runfast_bombs(w: Writer) -> list[Block]:
     ]
 
 
-def runfast_play(w: Writer) -> list[Block]:
+def runfast_play(w: Writer, r: Any) -> list[Block]:
+    one_card: list[Block] = []
+    if r.one_card_rule:
+        one_card = [
+            Subheading("one-card", w.s_("One card left")),
+            _p(_sentences(
+                w._("When the next player in turn holds a single card, a player who plays a single card, leading or "
+                    "answering, must play their highest card: a card of the highest rank in their hand."),
+                w._("Pairs, triples, straights, pair runs and bombs are not affected, and a player with no single "
+                    "that beats the play may still pass when nothing else beats it."),
+            )),
+        ]
+    return [*runfast_play_core(w), *one_card]
+
+
+def runfast_play_core(w: Writer) -> list[Block]:
     return [
         _p(_sentences(
             w._("The leader plays any valid combination and cannot pass."),
@@ -1003,7 +1033,21 @@ def runfast_play(w: Writer) -> list[Block]:
     ]
 
 
-def runfast_settlement(w: Writer) -> list[Block]:
+def runfast_settlement(w: Writer, r: Any) -> list[Block]:
+    match: list[Block] = []
+    if r.deals > 1:
+        match = [_p(_sentences(
+            w.n_("In a match of {n} deal each deal is settled as above and the results are added up.",
+                 "In a match of {n} deals each deal is settled as above and the results are added up.", r.deals),
+            w._("Every deal is shuffled anew and the holder of {card} makes its first play.",
+                card=Card.parse(r.first_lead)),
+            w._("After the last deal the highest total wins; a tie goes to the tied player who went out most "
+                "recently, or, if none of them ever went out, to the tied player seated first."),
+        ))]
+    return [*runfast_settlement_core(w), *match]
+
+
+def runfast_settlement_core(w: Writer) -> list[Block]:
     return [
         _p(w._("When a player goes out, each opponent pays the winner:")),
         Bullets((
@@ -1043,22 +1087,34 @@ def runfast_history(w: Writer, r: Any) -> list[Block]:
         w._("Its rules differ from table to table: the deck, the opening card (often {card}) and the shapes that "
             "may be played all vary.", card=Card.parse("3S")),
     )
+    extra: list[Runs] = []
+    if r.deal_size == 15:
+        extra.append(w._("15 cards each: our choice of the cards left out is {cards}, so the only ace is {ace} "
+                         "(apps differ)", cards=w.cards(["AC", "AD", "KS"]), ace=Card.parse("AS")))
+    if r.one_card_rule:
+        extra.append(w._("the one-card rule: a single played while the next player holds one card must be the "
+                         "player's highest"))
+    if r.deals > 1:
+        extra.append(w.n_("a match of {n} deal, decided by the totals; ties go to the latest player out",
+                          "a match of {n} deals, decided by the totals; ties go to the latest player out", r.deals))
     items = (
         w.n_("{n} card, {hand} to each player, with no kitty", "{n} cards, {hand} to each player, with no kitty",
-             len(RUNFAST_DECK), hand=RUNFAST_HAND),
+             len(r.deck), hand=r.deal_size),
         w._("{card} opens: the first play must contain it", card=Card.parse(r.first_lead)),
         w._("a player must beat the last play if able, with a bomb if that is the only way"),
         w._("no attachments and no airplanes: a triple is always bare"),
-        w._("the three aces are a bomb, and four 3s opening the deal are the celestial bomb"),
+        (w._("four 3s opening the deal are the celestial bomb") if r.deal_size == 15
+         else w._("the three aces are a bomb, and four 3s opening the deal are the celestial bomb")),
         w._("a bomb that beats another player's play and stands earns a bonus of {bonus}",
             bonus=w.signed(BOMB_BONUS)),
         w._("a spring doubles the points per card of an opponent who never played"),
+        *extra,
     )
     return [_p(origin), _p(w._("The variant on this page, as its options set it:")), Bullets(items)]
 
 
 def runfast_examples(w: Writer, r: Any) -> list[Block]:
-    s = ex.settlement_example()
+    s = ex.settlement_example(r.deal_size)
     labels = "ABC"
     header = (w.s_("player"), w.s_("cards left"), w.s_("never played"), w.s_("points for cards"),
               w.s_("holds 2♠"), w.s_("bombs held"), w.s_("pays"), w.s_("change"))
@@ -1074,7 +1130,7 @@ def runfast_examples(w: Writer, r: Any) -> list[Block]:
             (w.s_("yes") if s.two_of_spades[seat] else w.s_("no"),), (w.num(s.bombs[seat]),),
             (w.num(s.payments[seat]),), (Strong(w.t.signed(s.change[seat])),),
         ))
-    b = ex.bomb_example(r.overrides_json())
+    b = ex.bomb_example(r.options_json())
     bomb_text: list[Runs] = [
         w._("A real deal through the engine: A opens with {lead}. B answers with {bomb}, a bomb.",
             lead=w.cards(b.lead), bomb=w.cards(b.bomb)),

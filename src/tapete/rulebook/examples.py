@@ -13,7 +13,6 @@ from typing import Any
 
 import tapete
 from tapete.cards import SPADES, Card
-from tapete.engine.runfast.actions import DECK as RUNFAST_DECK
 from tapete.engine.runfast.actions import action_of
 from tapete.engine.runfast.settlement import Settlement, settle
 from tapete.engine.spades.rules import SpadesRules
@@ -295,9 +294,15 @@ SETTLEMENT_HANDS = (
 )
 
 
-def settlement_example() -> Settlement:
-    """The spec's example: B goes out; A (played, 6 cards, four 9s) and C (never played, 16 cards, 2♠)."""
-    masks = [int(action_of(h.split())) for h in SETTLEMENT_HANDS]
+def settlement_example(deal_size: int = 16) -> Settlement:
+    """The spec's example: B goes out; A (played, 6 cards, four 9s) and C (never played, 16 cards, 2♠).
+
+    With a 15-card deal C holds 15 cards: the same hand without K♠, which is not dealt.
+    """
+    hands = [h.split() for h in SETTLEMENT_HANDS]
+    if deal_size == 15:
+        hands[2].remove("KS")
+    masks = [int(action_of(h)) for h in hands]
     return settle(1, masks, [True, True, False])
 
 
@@ -314,17 +319,18 @@ class BombExample:
 
 def bomb_example(options: Mapping[str, object] | None = None) -> BombExample:
     """A real Run Fast deal: A opens with the first-lead card, B answers with four 7s, C and A pass."""
-    rules: Any = tapete.load_profile("runfast", options)
+    rules: Any = tapete.load_profile("runfast", {**dict(options or {}), "deals": 1})
     first = str(Card.parse(rules.first_lead))
     bomb = ["7S", "7H", "7D", "7C"]
     fixed = {0: [first], 1: bomb}
-    deck = [str(Card(c)) for c in sorted(RUNFAST_DECK)]
+    size = rules.deal_size
+    deck = [str(Card(c)) for c in sorted(rules.deck)]
     hands: list[list[str]] = [list(fixed.get(s, [])) for s in range(3)]
     rest = [c for c in deck if c not in {first, *bomb}]
     for i, card in enumerate(rest):  # round robin where there is room: no seat gets a second bomb
         for k in range(3):
             seat = (i + k) % 3
-            if len(hands[seat]) < 16:
+            if len(hands[seat]) < size:
                 hands[seat].append(card)
                 break
     game: Any = tapete.game_from_rules(rules, seed=0, deal=hands)

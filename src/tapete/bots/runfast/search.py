@@ -9,6 +9,7 @@ candidates, so a decision is deterministic given its random generator.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from tapete.bots.runfast.policy import normal_choose, normal_scores
@@ -26,7 +27,7 @@ def build_game(view: View, hidden: dict[int, int]) -> RunFastGame:
     now = dict(hidden)
     now[view.seat] = view.hand
     deal = [list(iter_bits(now[s] | view.played_by[s])) for s in range(3)]
-    g = RunFastGame(view.rules, deal=deal)
+    g = RunFastGame(dataclasses.replace(view.rules, deals=1), deal=deal)  # this deal only
     for _, m in view.log:
         g.apply(RunFastAction(m))
     return g

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from tapete.cards import mask_of_names
 from tapete.engine.base import JSON
-from tapete.engine.runfast.actions import DECK_MASK, RunFastAction
+from tapete.engine.runfast.actions import RunFastAction
 from tapete.engine.runfast.combos import CELESTIAL, FOUR_THREES, classify
 from tapete.engine.runfast.observation import PlayView, RunFastObservation
 from tapete.engine.runfast.rules import RunFastRules
@@ -72,7 +72,7 @@ def read_view(obs: RunFastObservation) -> View:
         sizes=list(obs["hand_sizes"]),
         log=log,
         played=played,
-        out=DECK_MASK & ~hand & ~played,
+        out=rules.deck_mask & ~hand & ~played,
         first_leader=obs["first_leader"],
         rules=rules,
         played_by=played_by,

@@ -45,6 +45,8 @@ DECK: Final = tuple(
 )
 """The 48 cards of Run Fast, lowest card int first (no A♥, no 2♣ 2♦ 2♥)."""
 DECK_MASK: Final = sum(1 << c for c in DECK)
+DECK_15: Final = tuple(c for c in DECK if c not in {int(Card.parse(n)) for n in ("AC", "AD", "KS")})
+"""The 45 cards of a 15-card deal: the 48 without A♣, A♦ and K♠ (A♠ and 2♠ stay)."""
 TWO_OF_SPADES: Final = int(Card.parse("2S"))
 
 SORT_KEY: Final = tuple(rf_rank(c) * 4 + _SUIT_ORDER[c // 13] for c in range(52))
@@ -161,6 +163,7 @@ def _play_mask(value: object) -> int:
 __all__ = [
     "ACE",
     "DECK",
+    "DECK_15",
     "DECK_MASK",
     "NUM_RANKS",
     "PASS",

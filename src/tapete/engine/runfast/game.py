@@ -1,9 +1,10 @@
-"""The Run Fast game: one deal of 16 cards to each of three seats, played out.
+"""The Run Fast game: deals of 16 (or 15) cards to each of three seats, played out.
 
-A ``RunFastGame`` is created from ``RunFastRules`` plus a seed (or an explicit deal).
+A ``RunFastGame`` is created from ``RunFastRules`` plus a seed (or explicit deals).
 The holder of the ``first_lead`` card (3♥ by default) leads; each player in turn beats
 the last play or, only when unable, passes; after two passes in a row the last player
-to play leads again; the first player out wins and the deal is settled at once.
+to play leads again; the first player out wins and the deal is settled at once. A match of ``deals`` deals adds up the settlements; the
+highest total wins it.
 
 >>> from tapete.engine.runfast.rules import RunFastRules
 >>> g = RunFastGame(RunFastRules(), seed=1)
@@ -16,12 +17,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
 from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
-from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols
+from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols, rf_rank
 from tapete.engine.runfast.combos import (
     CELESTIAL,
     FOUR_THREES,
@@ -33,7 +35,7 @@ from tapete.engine.runfast.combos import (
     responses,
     why_not_combination,
 )
-from tapete.engine.runfast.observation import BombView, CurrentPlay, PlayView, RunFastObservation
+from tapete.engine.runfast.observation import BombView, CurrentPlay, MatchView, PlayView, RunFastObservation
 from tapete.engine.runfast.rules import RunFastRules
 from tapete.engine.runfast.settlement import Settlement, bomb_bonus, settle
 from tapete.errors import BadRecord, IllegalAction
@@ -44,23 +46,24 @@ _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _NO_KEY: Final = -1
 _DECK_NAME: Final = "the Run Fast deck (no jokers, no A♥, 2♠ the only two)"
+_DECK_15_NAME: Final = "the 45-card Run Fast deck (no jokers, no A♥ A♦ A♣ K♠, 2♠ the only two)"
 
 
 # --- the deal -----------------------------------------------------------------------
-def deal_from_seed(seed: int) -> list[list[int]]:
-    """The seeded deal: the 48 cards (lowest int first) shuffled, then dealt one at a
-    time starting with seat 0.
+def deal_from_seed(seed: int, deck: Sequence[int] = DECK, index: int = 0) -> list[list[int]]:
+    """The seeded deal number ``index``: the deck (lowest int first) shuffled, then dealt
+    one at a time starting with seat 0.
 
     >>> [len(h) for h in deal_from_seed(7)], sorted(sum(deal_from_seed(7), [])) == list(DECK)
     ([16, 16, 16], True)
     """
-    deck = list(DECK)
-    dealing.shuffle(deck, dealing.stream(seed, "deal", 0))
-    return [deck[s::PLAYERS] for s in range(PLAYERS)]
+    cards = list(deck)
+    dealing.shuffle(cards, dealing.stream(seed, "deal", index))
+    return [cards[s::PLAYERS] for s in range(PLAYERS)]
 
 
-def check_deal(cards: Sequence[Sequence[object]]) -> list[list[int]]:
-    """Read and check an explicit deal (3 hands of 16 cards making up the 48-card deck).
+def check_deal(cards: Sequence[Sequence[object]], deck: Sequence[int] = DECK) -> list[list[int]]:
+    """Read and check an explicit deal (3 equal hands making up the deck: 48 or 45 cards).
 
     Raise ``BadRecord`` saying what is wrong.
 
@@ -69,19 +72,33 @@ def check_deal(cards: Sequence[Sequence[object]]) -> list[list[int]]:
     ...
     tapete.errors.BadRecord: bad_record: seat 1 was dealt 0 cards; Run Fast deals 16 to each seat
     """
+    size = len(deck) // PLAYERS
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) != PLAYERS:
         raise BadRecord(f"a Run Fast deal lists the cards of {PLAYERS} seats")
     for seat, hand in enumerate(cards):
         if isinstance(hand, (str, bytes)) or not isinstance(hand, Sequence):
             raise BadRecord(f"seat {seat}'s cards must be a list of cards")
-        if len(hand) != HAND_SIZE:
-            raise BadRecord(f"seat {seat} was dealt {len(hand)} cards; Run Fast deals {HAND_SIZE} to each seat")
-    return dealing.read_deal(cards, DECK_MASK, _DECK_NAME, card_symbol)
+        if len(hand) != size:
+            raise BadRecord(f"seat {seat} was dealt {len(hand)} cards; Run Fast deals {size} to each seat")
+    if size == HAND_SIZE:
+        return dealing.read_deal(cards, DECK_MASK, _DECK_NAME, card_symbol)
+    return dealing.read_deal(cards, sum(1 << c for c in deck), _DECK_15_NAME, card_symbol)
 
 
 # --- the game -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class FinishedDeal:
+    """A deal of a match that is over: the cards dealt, the plays, what was left."""
+
+    dealt: list[list[int]]
+    log: tuple[tuple[int, int], ...]
+    bonus_log: tuple[tuple[int, int], ...]
+    hands: tuple[int, ...]
+    settlement: Settlement
+
+
 class RunFastGame:
-    """One deal (= one game) of Run Fast for three seats."""
+    """A Run Fast game for three seats: one deal, or a match of ``rules.deals`` deals."""
 
     __slots__ = (
         "_legal",
@@ -91,13 +108,16 @@ class RunFastGame:
         "cur_mask",
         "cur_seat",
         "dealt",
+        "explicit",
         "first_card",
         "first_leader",
+        "hand_number",
         "hands",
         "log",
         "num_players",
         "opening",
         "passes",
+        "past",
         "pending",
         "pending_mask",
         "phase",
@@ -106,14 +126,39 @@ class RunFastGame:
         "seed",
         "settlement",
         "to_act_",
+        "totals",
         "winner_",
     )
 
-    def __init__(self, rules: RunFastRules, *, seed: int = 0, deal: Sequence[Sequence[object]] | None = None) -> None:
+    def __init__(
+        self,
+        rules: RunFastRules,
+        *,
+        seed: int = 0,
+        deal: Sequence[Sequence[object]] | None = None,
+        deals: Sequence[Sequence[Sequence[object]] | None] = (),
+    ) -> None:
         self.rules: RunFastRules = rules
         self.num_players: int = PLAYERS
         self.seed: int = seed
-        cards = deal_from_seed(seed) if deal is None else check_deal(deal)
+        explicit = list(deals) if deal is None else [deal, *deals[1:]]
+        if len(explicit) > rules.deals:
+            raise BadRecord(f"this Run Fast game has {rules.deals} deal(s), not {len(explicit)}")
+        self.explicit: list[Sequence[Sequence[object]] | None] = explicit
+        self.totals: list[int] = [0] * PLAYERS
+        """The settlements of the finished deals, added up."""
+        self.past: list[FinishedDeal] = []
+        """The finished deals of a match before this one (record and replay form)."""
+        self.hand_number: int = -1
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        """Deal the next deal of the match and give the lead to the first-lead card."""
+        self.hand_number += 1
+        rules, h = self.rules, self.hand_number
+        given = self.explicit[h] if h < len(self.explicit) else None
+        deck = rules.deck
+        cards = deal_from_seed(self.seed, deck, h) if given is None else check_deal(given, deck)
         self.dealt: list[list[int]] = cards
         """Each seat's cards as dealt (never changed)."""
         self.hands: list[int] = [mask_of(hand) for hand in cards]
@@ -149,13 +194,24 @@ class RunFastGame:
         return self.phase is _OVER
 
     def scores(self) -> list[int]:
-        """The settlement per seat (zeros until the deal is over)."""
-        s = self.settlement
-        return list(s.change) if s is not None else [0] * PLAYERS
+        """The finished deals' settlements added up per seat (zeros before the first ends)."""
+        return list(self.totals)
 
     def winner(self) -> int | None:
-        """The seat that went out, once the game is over."""
-        return self.winner_
+        """Once the game is over: the seat that went out (one deal) or the highest total
+        (a match; a tie goes to the tied seat that won the latest deal, else the lowest seat)."""
+        if self.phase is not _OVER or self.rules.deals == 1:
+            return self.winner_
+        top = max(self.totals)
+        tied = [s for s in range(PLAYERS) if self.totals[s] == top]
+        won = [self.winner_, *(p.settlement.winner for p in reversed(self.past))]
+        return next((w for w in won if w in tied), tied[0])
+
+    def hand_changes(self) -> list[tuple[int, ...]]:
+        """The settlement of every finished deal, in order."""
+        past = [tuple(p.settlement.change) for p in self.past]
+        s = self.settlement
+        return past + ([tuple(s.change)] if s is not None else [])
 
     @property
     def current(self) -> tuple[int, int, int] | None:
@@ -175,8 +231,18 @@ class RunFastGame:
                 legal = plays_with(hand, self.first_card) if self.opening else lead_plays(hand)
             else:
                 legal = responses(hand, key) or [PASS]
+            top = self._highest_single_rank(seat)
+            if top >= 0:
+                legal = [a for a in legal if not a or a & (a - 1) or rf_rank(a.bit_length() - 1) == top]
             self._legal = legal
         return legal[:]
+
+    def _highest_single_rank(self, seat: int) -> int:
+        """Under ``one_card_rule``, the rank a single of ``seat`` must have while the next
+        player holds one card (-1: no such duty)."""
+        if not self.rules.one_card_rule or self.hands[seat + 1 if seat < 2 else 0].bit_count() != 1:
+            return -1
+        return max(rf_rank(c) for c in iter_bits(self.hands[seat]))
 
     def apply(self, action: RunFastAction | int | Mapping[str, Any]) -> None:
         """Apply a legal action; an illegal one raises ``IllegalAction`` and changes nothing."""
@@ -234,6 +300,14 @@ class RunFastGame:
                 self.pending_mask = action
             elif (key >> 4) != (cur >> 4) or key <= cur:
                 raise self._does_not_beat(key)
+        if self.rules.one_card_rule and not action & (action - 1):
+            top = self._highest_single_rank(seat)
+            if top >= 0 and rf_rank(action.bit_length() - 1) != top:
+                best = sum(1 << c for c in iter_bits(hand) if rf_rank(c) == top)
+                raise IllegalAction(
+                    "must_play_highest_single",
+                    f"the next player has one card left: a single must be your highest ({card_symbols(best)})",
+                )
         # the play (inlined: the engine's hot path)
         hand ^= action
         self.hands[seat] = hand
@@ -274,8 +348,15 @@ class RunFastGame:
     def _finish(self, seat: int) -> None:
         if self.pending >= 0:
             self._award_bonus()
-        self.settlement = settle(seat, self.hands, self.played, self.bonus)
+        s = settle(seat, self.hands, self.played, self.bonus)
+        self.settlement = s
+        self.totals = [t + c for t, c in zip(self.totals, s.change, strict=True)]
         self.winner_ = seat
+        if self.hand_number + 1 < self.rules.deals:
+            done = FinishedDeal(self.dealt, tuple(self.log), tuple(self.bonus_log), tuple(self.hands), s)
+            self.past = [*self.past, done]
+            self._start_deal()
+            return
         self.phase = _OVER
         self.to_act_ = None
 
@@ -302,6 +383,7 @@ class RunFastGame:
         g.bonus = list(self.bonus)
         g.bonus_log = list(self.bonus_log)
         g.log = list(self.log)
+        g.totals = list(self.totals)
         g._legal = None
         return g
 
@@ -328,7 +410,17 @@ class RunFastGame:
 
     # --- what a seat sees ---------------------------------------------------------------
     def _plays_json(self) -> list[PlayView]:
-        return [{"seat": s, "pass": True} if not m else {"seat": s, "cards": card_names(m)} for s, m in self.log]
+        return _plays_json(self.log)
+
+    def match_view(self) -> MatchView:
+        """Where the match stands: this deal's number (from 0), the deals, the totals and
+        each finished deal's settlement."""
+        return {
+            "deal": self.hand_number,
+            "deals": self.rules.deals,
+            "totals": list(self.totals),
+            "results": [list(c) for c in self.hand_changes()],
+        }
 
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
@@ -364,7 +456,8 @@ class RunFastGame:
             "bonus": list(self.bonus),
             "scores": list[float](self.scores()),
             "settlement": s.to_json() if s is not None else None,
-            "winner": self.winner_,
+            "winner": self.winner(),
+            "match": self.match_view(),
             "legal_actions": (
                 [a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []
             ),
@@ -373,21 +466,51 @@ class RunFastGame:
     # --- records and replays --------------------------------------------------------------
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
         """The game as a ``tapete-record/1`` object (``docs/records.md``)."""
-        actions: list[JSON] = [RunFastAction(m).to_record(s) for s, m in self.log]
-        hands: list[JSON] = [{"cards": [card_names_as_dealt(h) for h in self.dealt], "actions": actions}]
+        deals = [*self.past, self._current_deal()]
+        hands: list[JSON] = [
+            {
+                "cards": [card_names_as_dealt(h) for h in d.dealt],
+                "actions": [RunFastAction(m).to_record(s) for s, m in d.log],
+            }
+            for d in deals
+        ]
         return game_record(self.rules.profile, self.rules.overrides_json(), self.seed, players, hands)
+
+    def _current_deal(self) -> FinishedDeal | _OpenDeal:
+        return _OpenDeal(self.dealt, tuple(self.log), tuple(self.bonus_log), tuple(self.hands), self.settlement)
 
     def replay_summary(self) -> dict[str, JSON]:
         """The ``tapete replay --json`` fields that describe the game so far."""
-        s = self.settlement
-        hand: dict[str, JSON] = {
-            "plays": self._plays_json(),
-            "remaining": [card_names(h) for h in self.hands],
-            "score_change": list(s.change) if s is not None else None,
-            "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
-            "settlement": s.to_json() if s is not None else None,
-        }
-        return {"hands": [hand], "scores": self.scores(), "finished": self.is_over(), "winner": self.winner_}
+        hands: list[JSON] = [_deal_summary(d) for d in [*self.past, self._current_deal()]]
+        return {"hands": hands, "scores": self.scores(), "finished": self.is_over(), "winner": self.winner()}
+
+
+@dataclass(frozen=True)
+class _OpenDeal:
+    """The deal being played (its settlement is ``None`` until someone goes out)."""
+
+    dealt: list[list[int]]
+    log: tuple[tuple[int, int], ...]
+    bonus_log: tuple[tuple[int, int], ...]
+    hands: tuple[int, ...]
+    settlement: Settlement | None
+
+
+def _plays_json(log: Sequence[tuple[int, int]]) -> list[PlayView]:
+    return [{"seat": s, "pass": True} if not m else {"seat": s, "cards": card_names(m)} for s, m in log]
+
+
+def _deal_summary(d: FinishedDeal | _OpenDeal) -> dict[str, JSON]:
+    """One deal of ``replay_summary``: plays, cards left, settlement."""
+    s = d.settlement
+    plays: list[JSON] = [dict(p) for p in _plays_json(d.log)]
+    return {
+        "plays": plays,
+        "remaining": [card_names(h) for h in d.hands],
+        "score_change": list(s.change) if s is not None else None,
+        "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in d.bonus_log],
+        "settlement": s.to_json() if s is not None else None,
+    }
 
 
 def card_names_as_dealt(cards: Sequence[int]) -> list[str]:

@@ -36,6 +36,15 @@ class BombBonusView(TypedDict):
     points: int
 
 
+class MatchView(TypedDict):
+    """Where a match of several deals stands (``deals`` is 1 in a one-deal game)."""
+
+    deal: int
+    deals: int
+    totals: list[int]
+    results: list[list[int]]
+
+
 class RunFastObservation(BaseObservation):
     """One seat's view of a Run Fast deal."""
 
@@ -49,6 +58,7 @@ class RunFastObservation(BaseObservation):
     bomb_bonuses: list[BombBonusView]
     bonus: list[int]
     settlement: dict[str, JSON] | None
+    match: MatchView
 
 
-__all__ = ["BombBonusView", "BombView", "CurrentPlay", "PlayView", "RunFastObservation"]
+__all__ = ["BombBonusView", "BombView", "CurrentPlay", "MatchView", "PlayView", "RunFastObservation"]

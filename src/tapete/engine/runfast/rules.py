@@ -17,6 +17,7 @@ from typing import Final
 
 from tapete.cards import Card
 from tapete.engine.options import OptionSpec, OptionValue, coerce_options
+from tapete.engine.runfast.actions import DECK, DECK_15
 
 OPTIONS: Final = (
     OptionSpec(
@@ -25,6 +26,19 @@ OPTIONS: Final = (
         "the card whose holder leads first; the first play must contain it",
         allowed=("3H", "3S"),
     ),
+    OptionSpec(
+        "deal_size",
+        "int",
+        "cards dealt to each seat: 16 (48-card deck) or 15 (45 cards: no A♣, A♦, K♠)",
+        minimum=15,
+        maximum=16,
+    ),
+    OptionSpec(
+        "one_card_rule",
+        "bool",
+        "when the next player holds one card, a single played must be the player's highest",
+    ),
+    OptionSpec("deals", "int", "deals in a match; the totals decide it", minimum=1, maximum=20),
 )
 
 OPTION_SPECS: Final = {spec.name: spec for spec in OPTIONS}
@@ -48,6 +62,9 @@ class RunFastRules:
 
     profile: str = "custom"
     first_lead: str = "3H"
+    deal_size: int = 16
+    one_card_rule: bool = False
+    deals: int = 1
     overrides: tuple[tuple[str, object], ...] = field(default=(), compare=False)
     """The options given on top of the profile's file (for records)."""
 
@@ -84,6 +101,15 @@ class RunFastRules:
     def first_lead_card(self) -> int:
         """The card int of ``first_lead`` (3♥ is 27, 3♠ is 40)."""
         return _FIRST_LEAD_CARDS[self.first_lead]
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The cards in play, lowest card int first (45 of them in a 15-card deal)."""
+        return DECK_15 if self.deal_size == 15 else DECK
+
+    @property
+    def deck_mask(self) -> int:
+        return sum(1 << c for c in self.deck)
 
     def options_json(self) -> dict[str, object]:
         """Every option's value, JSON-able (for observations and rules pages)."""
