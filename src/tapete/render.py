@@ -27,8 +27,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     return lines
 
 
-def _signed(value: int | None) -> str:
-    return "" if value is None else f"{value:+d}"
+def _signed(value: float | None) -> str:
+    """``+3``, ``-2``; points in tenths (Call Break) as ``+2.1``."""
+    if value is None:
+        return ""
+    return f"{value:+d}" if isinstance(value, int) else f"{value:+.1f}"
 
 
 def _action_text(action: dict[str, Any]) -> str:
