@@ -27,6 +27,15 @@ CASES = {
 }
 if "runfast" in tapete.profile_names():
     CASES["runfast-seed-5"] = ("runfast", 5, {})
+CASES |= {
+    "spades-blind-nil-seed-6": ("spades-blind-nil", 6, {"target": 150}),
+    "spades-jokers-seed-7": ("spades-jokers", 7, {"target": 150}),
+    "spades-deuces-seed-8": ("spades-deuces", 8, {"target": 150}),
+    "spades-suicide-seed-9": ("spades-suicide", 9, {"target": 150}),
+    "callbreak-seed-10": ("callbreak", 10, {"deals": 2}),
+    "runfast-15-seed-11": ("runfast-15", 11, {}),
+    "runfast-3s-seed-12": ("runfast-3s", 12, {"deals": 2}),
+}
 
 
 def playthrough(profile: str, seed: int, options: dict[str, object]) -> str:
