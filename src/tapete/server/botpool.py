@@ -42,20 +42,26 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
     return int.from_bytes(h[:4], "big")
 
 
-def search_params(family: str, level: str, pressure: int) -> dict[str, int]:
+TIME_BUDGET_SECONDS: Final = 3.0
+"""A search level's time for one decision: it answers with its best so far when this is spent
+(well above its usual p95 of ~0.3 s, and below the worker's own time limit)."""
+
+
+def search_params(family: str, level: str, pressure: int) -> dict[str, float]:
     """The search budget of ``level`` at ``pressure`` (0: the level's own; 1, 2: smaller).
 
+    Every search level also gets a time budget (``tapete.bots.budget``).
+
     >>> search_params("spades", "hard", 0), search_params("spades", "easy", 2)
-    ({}, {})
+    ({'time_budget': 3.0}, {})
     >>> search_params("runfast", "hard", 5)
-    {'samples': 4, 'steps': 600}
+    {'samples': 4, 'steps': 600, 'time_budget': 3.0}
     """
-    if pressure <= 0:
-        return {}
     steps = BUDGETS.get(family, {}).get(level)
     if not steps:
         return {}
-    return dict(steps[min(pressure, len(steps)) - 1])
+    smaller = dict(steps[min(pressure, len(steps)) - 1]) if pressure > 0 else {}
+    return {**smaller, "time_budget": TIME_BUDGET_SECONDS}
 
 
 def decision_args(level: str, seed: int, observation: Mapping[str, Any], extra_delay: float = 0.0) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from tapete.bots.base import Observation
+from tapete.bots.budget import Deadline, time_budget
 from tapete.bots.runfast.policy import easy_choose, normal_choose
 from tapete.bots.runfast.sampler import Sampler, sample_deals
 from tapete.bots.runfast.search import hard_choose
@@ -49,6 +50,7 @@ class RunFastBot:
         self.samples = int(params.pop("samples", DEFAULT_SAMPLES))
         self.candidates = int(params.pop("candidates", DEFAULT_CANDIDATES))
         self.steps = int(params.pop("steps", DEFAULT_STEPS))
+        self.time_budget = time_budget(params.pop("time_budget", None))
         params.pop("rollouts", None)
         params.pop("simulations", None)
         if params:
@@ -61,7 +63,8 @@ class RunFastBot:
         if self.level == "normal":
             return normal_choose(view.seat, view.hand, legal, view.cur_key, view.sizes, view.out)
         rng = decision_rng(self.seed, view.obs)
-        return hard_choose(view, rng, self.samples, self.candidates, self.steps)
+        deadline = Deadline.after(self.time_budget)
+        return hard_choose(view, rng, self.samples, self.candidates, self.steps, deadline)
 
     def act(self, observation: Observation) -> dict[str, Any]:
         view = read_view(cast(RunFastObservation, observation))  # the family's own observation

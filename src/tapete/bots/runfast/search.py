@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.runfast.policy import normal_choose, normal_scores
 from tapete.bots.runfast.sampler import Sampler
 from tapete.bots.runfast.view import View
@@ -53,7 +54,14 @@ def playout(g: RunFastGame) -> tuple[list[int], int]:
     return g.scores(), steps
 
 
-def hard_choose(view: View, rng: random.Random, samples: int, candidates: int, steps: int = 3000) -> int:
+def hard_choose(
+    view: View,
+    rng: random.Random,
+    samples: int,
+    candidates: int,
+    steps: int = 3000,
+    deadline: Deadline = NO_DEADLINE,
+) -> int:
     """The play with the best average result over sampled deals.
 
     ``steps`` caps the playout actions of one decision (checked after each deal), so the
@@ -71,8 +79,8 @@ def hard_choose(view: View, rng: random.Random, samples: int, candidates: int, s
         return cands[0]
     totals = [0.0] * len(cands)
     spent = 0
-    for hidden in deals:
-        if spent >= steps:
+    for k, hidden in enumerate(deals):
+        if spent >= steps or (deadline.expired() and k > 0):
             break
         base = build_game(view, hidden)
         for i, m in enumerate(cands):

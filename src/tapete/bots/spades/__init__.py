@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from tapete.bots.base import Observation
+from tapete.bots.budget import Deadline, time_budget
 from tapete.bots.spades.bidding import hard_bid
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
@@ -68,6 +69,7 @@ class SpadesBot:
         self.epsilon = float(params.pop("epsilon", DEFAULT_EPSILON))
         self.c_ucb = float(params.pop("c", 0.7))
         self.bid_samples = int(params.pop("bid_samples", DEFAULT_BID_SAMPLES))
+        self.time_budget = time_budget(params.pop("time_budget", None))
         if self.search not in ("mcts", "pimc", "tree"):
             raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
@@ -75,11 +77,12 @@ class SpadesBot:
 
     def choose(self, view: View) -> int:
         """The action code chosen for a view."""
+        deadline = Deadline.after(self.time_budget)
         if view.phase == "bid":
             if self.level == "easy":
                 return easy_bid(view)
             if self.level == "hard":
-                return hard_bid(view, decision_rng(self.seed, view.obs), self.bid_samples)
+                return hard_bid(view, decision_rng(self.seed, view.obs), self.bid_samples, deadline)
             return normal_bid(view)
         if self.level == "easy":
             return easy_play(view)
@@ -88,11 +91,13 @@ class SpadesBot:
         rng = decision_rng(self.seed, view.obs)
         if self.level == "hard":
             if self.search == "tree":
-                return ismcts_play(view, rng, self.simulations, greedy=True)
+                return ismcts_play(view, rng, self.simulations, greedy=True, deadline=deadline)
             if self.search == "pimc":
-                return hard_play(view, rng, self.samples, self.rollouts)
-            return hard_mcts(view, rng, self.samples, self.rollouts, epsilon=self.epsilon, c_ucb=self.c_ucb)
-        return ismcts_play(view, rng, self.simulations)
+                return hard_play(view, rng, self.samples, self.rollouts, deadline)
+            return hard_mcts(
+                view, rng, self.samples, self.rollouts, epsilon=self.epsilon, c_ucb=self.c_ucb, deadline=deadline
+            )
+        return ismcts_play(view, rng, self.simulations, deadline=deadline)
 
     def act(self, observation: Observation) -> dict[str, Any]:
         view = read_view(cast(SpadesObservation, observation))  # the family's own observation

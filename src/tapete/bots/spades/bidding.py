@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.heuristics import nil_risk, normal_bid
 from tapete.bots.spades.rollout import greedy_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
@@ -44,7 +45,7 @@ def _candidates(view: View, base: int) -> list[int]:
     return out
 
 
-def hard_bid(view: View, rng: random.Random, samples: int) -> int:
+def hard_bid(view: View, rng: random.Random, samples: int, deadline: Deadline = NO_DEADLINE) -> int:
     """The hard level's bid action code."""
     base = normal_bid(view, hard=False)
     if base in (LOOK, CODE_SM) or base in BLIND_CODES or samples <= 0:
@@ -63,7 +64,9 @@ def hard_bid(view: View, rng: random.Random, samples: int) -> int:
     mine = side_of[me]
     totals = dict.fromkeys(cands, 0.0)
     used = 0
-    for hands in deals:
+    for i, hands in enumerate(deals):
+        if used and deadline.stop(i):
+            break
         try:
             g = state_from_observation(view.obs, hands)
             while g.phase.name == "BID" and g.to_act is not None:

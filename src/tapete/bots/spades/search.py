@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.rollout import greedy_rollout, mixed_rollout, random_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
@@ -55,7 +56,9 @@ def side_weights(view: View) -> list[float]:
     return w
 
 
-def hard_play(view: View, rng: random.Random, samples: int, rollouts: int) -> int:
+def hard_play(
+    view: View, rng: random.Random, samples: int, rollouts: int, deadline: Deadline = NO_DEADLINE
+) -> int:
     """Determinized search: every candidate card over the same sampled deals, greedy rollouts."""
     cands = candidate_plays(view)
     if len(cands) == 1:
@@ -68,6 +71,8 @@ def hard_play(view: View, rng: random.Random, samples: int, rollouts: int) -> in
     per_action = max(2, min(samples, rollouts // len(cands)))
     totals = dict.fromkeys(cands, 0.0)
     for i in range(per_action):
+        if deadline.stop(i):
+            break
         hands = deals[i % samples]
         for c in cands:
             f = template.copy()
@@ -118,6 +123,7 @@ def hard_mcts(
     *,
     epsilon: float = 0.5,
     c_ucb: float = 0.7,
+    deadline: Deadline = NO_DEADLINE,
 ) -> int:
     """Information-set MCTS for the hard level.
 
@@ -142,6 +148,8 @@ def hard_mcts(
     sqrt = math.sqrt
     npool = len(pool)
     for i in range(simulations):
+        if deadline.stop(i):
+            break
         f = template.copy()
         f.hands = list(pool[i % npool])
         node = root
@@ -182,7 +190,15 @@ def hard_mcts(
     return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward / kv[1].visits, -kv[0]))[0]
 
 
-def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float = 0.7, *, greedy: bool = False) -> int:
+def ismcts_play(
+    view: View,
+    rng: random.Random,
+    simulations: int,
+    c_ucb: float = 0.7,
+    *,
+    greedy: bool = False,
+    deadline: Deadline = NO_DEADLINE,
+) -> int:
     """Single-observer information-set MCTS: uniform determinizations, random rollouts.
 
     With ``greedy`` the determinizations are weighted by the bids and the rollouts use
@@ -197,7 +213,9 @@ def ismcts_play(view: View, rng: random.Random, simulations: int, c_ucb: float =
     pool = sampler.weighted(rng, max(8, simulations // 8)) if greedy else []
     root = _Node(-1)
     side_of = [view.side(s) for s in range(view.n)]
-    for _ in range(simulations):
+    for i in range(simulations):
+        if deadline.stop(i):
+            break
         f = template.copy()
         f.hands = list(pool[rng.randrange(len(pool))]) if greedy else sampler.sample(rng)
         node = root
