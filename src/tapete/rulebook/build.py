@@ -457,6 +457,9 @@ def spades_play(w: Writer, r: SpadesRules) -> list[Block]:
             w._("The player on the dealer's left leads the first trick with any card except a spade, unless holding "
                 "only spades.")
         )
+    if r.dealer_sits_out_first_trick and r.first_lead != "2C":
+        out.append(w._("The dealer, who has one card fewer, does not play to the first trick, which has {n} cards.",
+                       n=r.players - 1))
     if r.must_beat:
         follow = w._(
             "Play goes clockwise. Follow the suit led if you can, with a card higher than the highest card of that "
@@ -722,6 +725,8 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
             items.append(w._("the dealer, one card short, sits out the first trick"))
     else:
         items.append(w._("the player on the dealer's left leads the first trick"))
+        if r.dealer_sits_out_first_trick:
+            items.append(w._("the dealer, one card short, sits out the first trick"))
     if r.bag_rule == "accumulate":
         items.append(w.n_("bags: every {n} bag costs {points} points and the excess is kept",
                           "bags: every {n} bags cost {points} points and the excess is kept",

@@ -93,6 +93,8 @@ def trick_example(rules: SpadesRules) -> TrickExample:
     opening_lead = rules.first_lead == "2C"
     a = 1 if opening_lead else 0  # with a 2♣ lead, seat 0 leads 2♣ and A wins that trick with A♣
     order = [(a + i) % n for i in range(n)]
+    if rules.dealer_sits_out_first_trick and not opening_lead:  # the example trick is the first one
+        order.remove(dealer)
     letter = {seat: LETTERS[i] for i, seat in enumerate(order)}
     b, c = order[1], order[2]
     fixed: dict[int, list[str]] = {a: ["AH", "3S"], b: ["2S"], c: ["KH", "QS"]}
