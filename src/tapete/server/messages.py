@@ -35,7 +35,10 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
     "must_include_first_card": "The first play of the deal must include {card}.",
     "not_a_combination": "Those cards do not form an allowed combination.",
     "does_not_beat": "That play does not beat the play on the table.",
-    "must_beat": "You cannot pass when you can beat the play on the table.",
+    "must_beat": (
+        "You must beat the play on the table when you can: pass only when nothing beats it, and in a trick "
+        "play above the highest card of the suit led."
+    ),
     "must_trump": "You cannot follow suit, so you must play a spade.",
     "must_overtrump": "You must play a spade higher than every spade in the trick when you can.",
     "must_play_highest_single": "The next player has one card left: a single you play must be your highest card.",
