@@ -801,7 +801,8 @@ def spades_trick_example(w: Writer, r: SpadesRules) -> list[Block]:
         lead_letter, lead_card = e.opening[0]
         blocks.append(_p(w._(
             "In the first trick {who} leads {card}, as the rules require; {winner} wins it with {ace} and leads next.",
-            who=lead_letter, card=Card.parse(lead_card), winner=e.opening_winner or "", ace=Card.parse("AC"),
+            who=lead_letter, card=Card.parse(lead_card), winner=e.opening_winner or "",
+            ace=Card.parse(next(card for who, card in e.opening if who == e.opening_winner)),
         )))
     if e.leader_spades and not e.broken_before:
         blocks.append(_p(w._("Spades are not broken yet, so A may not lead {cards}.",
@@ -814,7 +815,7 @@ def spades_trick_example(w: Writer, r: SpadesRules) -> list[Block]:
             why = w._("has no hearts: trumps with {card}", card=Card.parse(play.card))
         elif play.letter == "C":
             why = w._("holds {kh} and {qs}: must follow hearts with {kh}; the engine refuses {qs}",
-                      kh=Card.parse("KH"), qs=Card.parse(e.refused_card))
+                      kh=Card.parse(play.card), qs=Card.parse(e.refused_card))
         else:
             why = w._("follows hearts with {card}", card=Card.parse(play.card))
         rows.append(((play.letter,), (w.card(play.card),), why,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import tapete
 from tapete.cards import SPADES, Card
@@ -86,9 +86,30 @@ class TrickExample:
     """A spade the winner may lead next (spades are broken), if any."""
 
 
+_RANKS_HIGH_FIRST: Final = "AKQJT98765432"
+
+
+class _Picker:
+    """Cards of the deck for the example, each once: the preferred one if the table
+    still has it, otherwise the next in the given order."""
+
+    def __init__(self, deck: Iterable[str]) -> None:
+        self.free = set(deck)
+
+    def take(self, preferred: str, suit: str, high_first: bool = False) -> str:
+        ranks = _RANKS_HIGH_FIRST if high_first else _RANKS_HIGH_FIRST[::-1]
+        for card in (preferred, *(r + suit for r in ranks)):
+            if card in self.free:
+                self.free.discard(card)
+                return card
+        raise ExampleError(f"no card of suit {suit} left for the example deal")
+
+
 def trick_example(rules: SpadesRules) -> TrickExample:
-    """A leads A♥, B (void in hearts) trumps with 2♠, C (K♥ and Q♠) must play K♥, as in the seeds."""
+    """A leads A♥, B (void in hearts) trumps with 2♠, C (K♥ and Q♠) must play K♥, as in the seeds
+    (the next cards of those suits where the table removes one)."""
     n = rules.players
+    pick = _Picker(str(card) for card in rules.deck)
     dealer = n - 1
     opening_lead = rules.first_lead == "2C"
     a = 1 if opening_lead else 0  # with a 2♣ lead, seat 0 leads 2♣ and A wins that trick with A♣
@@ -97,18 +118,20 @@ def trick_example(rules: SpadesRules) -> TrickExample:
         order.remove(dealer)
     letter = {seat: LETTERS[i] for i, seat in enumerate(order)}
     b, c = order[1], order[2]
-    fixed: dict[int, list[str]] = {a: ["AH", "3S"], b: ["2S"], c: ["KH", "QS"]}
-    low_hearts = iter(["4H", "5H", "6H", "7H", "8H", "9H"])
+    lead, second = pick.take("AH", "H", high_first=True), pick.take("KH", "H", high_first=True)
+    trump, refused = pick.take("2S", "S"), pick.take("QS", "S", high_first=True)
+    fixed: dict[int, list[str]] = {a: [lead, pick.take("3S", "S")], b: [trump], c: [second, refused]}
     for seat in order[3:]:
-        fixed[seat] = [next(low_hearts)]
+        fixed[seat] = [pick.take("4H", "H")]
     opening_cards: dict[int, str] = {}
     if opening_lead:
         sits_out = dealer if rules.dealer_sits_out_first_trick else -1
-        clubs = iter(["3C", "4C", "5C"])
+        pick.free.discard("2C")
+        top_club = pick.take("AC", "C", high_first=True)
         for seat in range(n):
             if seat == sits_out:
                 continue
-            opening_cards[seat] = "2C" if seat == 0 else "AC" if seat == a else next(clubs)
+            opening_cards[seat] = "2C" if seat == 0 else top_club if seat == a else pick.take("3C", "C")
             fixed[seat].append(opening_cards[seat])
     deck = [str(card) for card in rules.deck]
     deal = _fill(deck, rules.hand_sizes(dealer), fixed, {b: "H", c: "H"})
@@ -130,7 +153,7 @@ def trick_example(rules: SpadesRules) -> TrickExample:
     hand_a = [str(x.to_record(a)["play"]) for x in game.legal_actions()]
     held_spades = tuple(card for card in deal[a] if _is_spade(card) and card not in hand_a)
     plays: list[TrickPlay] = []
-    choice = {a: "AH", b: "2S", c: "KH"}
+    choice = {a: lead, b: trump, c: second}
     refused_code = ""
     before = list(game.tricks_won)
     for seat in order:
@@ -139,7 +162,7 @@ def trick_example(rules: SpadesRules) -> TrickExample:
         card = choice.get(seat) or hearts[0]
         if seat == c:
             try:
-                game.apply({"seat": seat, "play": "QS"})
+                game.apply({"seat": seat, "play": refused})
             except tapete.IllegalAction as exc:
                 refused_code = exc.code
             else:
@@ -158,7 +181,7 @@ def trick_example(rules: SpadesRules) -> TrickExample:
         opening_winner=letter[a] if opening else None,
         leader_spades=held_spades,
         plays=tuple(plays),
-        refused_card="QS",
+        refused_card=refused,
         refused_code=refused_code,
         winner=letter[winner],
         broken_before=broken_before,
@@ -210,13 +233,19 @@ def _example_bids(rules: SpadesRules) -> tuple[list[Bid], list[int]]:
     else:
         bids = [3, 2, 2, *[2] * (n - 4), 0]
         tricks = [4, 2, 1, *[3] * (n - 4), 0]
+    top = min(tricks_in_hand, rules.max_bid or tricks_in_hand)
     if rules.min_bid > 0:
         bids = [max(b, rules.min_bid) if isinstance(b, int) else b for b in bids]
-    spare = tricks_in_hand - sum(tricks)
-    if spare < 0:
-        raise ExampleError(f"the example needs {sum(tricks)} tricks; a hand has {tricks_in_hand}")
-    tricks[-1] += spare
+    bids = [min(b, top) if isinstance(b, int) else b for b in bids]
+    while sum(tricks) > tricks_in_hand:  # short hands: take the overtricks away first, then the most tricks
+        seat = max(range(n), key=lambda s: (tricks[s] - _bid_value(bids[s]), tricks[s]))
+        tricks[seat] -= 1
+    tricks[-1] += tricks_in_hand - sum(tricks)
     return bids, tricks
+
+
+def _bid_value(bid: Bid) -> int:
+    return bid if isinstance(bid, int) else 0
 
 
 def _rows(rules: SpadesRules, bids: Sequence[Bid], tricks: Sequence[int], before: Sequence[int], score: HandScore) -> list[ScoreRow]:
