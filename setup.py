@@ -26,6 +26,7 @@ COMPILED = [
     "src/tapete/engine/spades/trick.py",
     "src/tapete/engine/spades/game.py",
     "src/tapete/engine/spades/determinize.py",
+    "src/tapete/engine/spades/dds.py",
 ]
 
 FORCE = os.environ.get("TAPETE_COMPILE") == "1"

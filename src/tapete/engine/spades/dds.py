@@ -1,0 +1,522 @@
+"""A double-dummy solver for the Spades family: every card seen, best play on all sides.
+
+Given every seat's hand, the trick in progress and who is to play, ``Solver`` finds the
+most tricks a *side* (a set of seats, as a bit mask) takes from here against best play
+by all the other seats, and for each legal card the tricks the side keeps after it. In
+partnership Spades the side is a team; in the individual profiles (3–5 players) a seat
+is analysed against all the others playing together to hold it down — the "paranoid"
+reading, a bound the seat can make whatever the others do.
+
+The rules are the trick core's (``engine/spades/trick.py``): the solver's board is a
+``TrickState``, so which cards may be played (``playable_cards``: follow suit, spades
+not led until broken, the 2♣ lead) and who wins and leads next (``play``, the seat
+sitting out trick 1) are decided there and nowhere else. The search is alpha-beta on
+the trick count, driven by null-window (MTD(f)) searches, with:
+
+- a transposition table at trick boundaries holding bounds per position, keyed on the
+  owners of the remaining cards in rank order within each suit (relative ranks: the
+  cards already played do not matter, so different histories share entries);
+- equivalent cards merged (touching cards of one hand, no card still live or in the
+  trick between them, are one move);
+- quick-trick bounds (top cards the leader can cash) and move ordering (the best
+  move remembered per position, the cheapest winner, low cards when the side wins).
+
+Pure: no I/O, no global state but the solver's own table.
+
+>>> from tapete.cards import mask_of_names as m
+>>> s = Solver(4, 0b0101)
+>>> hands = [m(["AH", "2C"]), m(["KH", "3C"]), m(["QH", "4C"]), m(["JH", "5C"])]
+>>> s.solve(position(hands, turn=0, tricks_left=2, spades_broken=True))
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
+
+TABLE_LIMIT: Final = 2_000_000
+"""Entries kept in the transposition table before it is cleared."""
+
+
+class Order:
+    """The card order of one ``TrickTables``: each suit's cards from low to high, by rank."""
+
+    __slots__ = ("above", "groups", "rank", "suits", "trumps")
+
+    def __init__(self, tables: TrickTables) -> None:
+        self.rank: tuple[int, ...] = tables.rank
+        self.above: tuple[int, ...] = tables.above
+        self.trumps: int = tables.trumps
+        self.groups: tuple[int, ...] = tuple(tables.suit_mask)
+        suits: list[tuple[int, ...]] = []
+        for g in self.groups:
+            cards = [c for c in range(len(tables.rank)) if (g >> c) & 1]
+            cards.sort(key=lambda c: tables.rank[c])
+            suits.append(tuple(cards))
+        self.suits: tuple[tuple[int, ...], ...] = tuple(suits)
+
+
+_ORDERS: dict[str, Order] = {}
+
+
+def order_of(tables: TrickTables) -> Order:
+    """The (cached) card order of ``tables``."""
+    order = _ORDERS.get(tables.name)
+    if order is None:
+        order = _ORDERS[tables.name] = Order(tables)
+    return order
+
+
+class Board(TrickState):
+    """The solver's position: a ``TrickState`` whose full trick passes the lead to its winner."""
+
+    __slots__ = ("last_winner",)
+
+    def __init__(self, players: int) -> None:
+        TrickState.__init__(self, players, ())
+        self.last_winner: int = -1
+
+    def end_trick(self, winner: int) -> None:
+        self.last_winner = winner
+        self.turn = winner
+        self.trick = []
+
+
+def position(
+    hands: Sequence[int],
+    *,
+    turn: int,
+    tricks_left: int,
+    spades_broken: bool = False,
+    trick: Sequence[int] = (),
+    must_lead_2c: bool = False,
+    sitting_out: int = -1,
+) -> Board:
+    """A board from bare facts: the hands, who plays next, the cards of the trick so far.
+
+    The trick's cards are played through the trick core from its leader (found by
+    walking back from ``turn``), so lead, suit to follow and best card are the core's.
+    """
+    n = len(hands)
+    b = Board(n)
+    b.sit_out(sitting_out)
+    b.tricks_left = tricks_left
+    b.spades_broken = spades_broken
+    b.must_lead_2c = must_lead_2c
+    leader = turn
+    for _ in range(len(trick)):
+        leader = b.next_of.index(leader)
+    b.hands = list(hands)
+    seat = leader
+    for c in trick:
+        b.hands[seat] |= 1 << c
+        seat = b.next_of[seat]
+    b.turn = leader
+    for c in trick:
+        b.play(c)
+    return b
+
+
+def team_of(side: int, seat: int, players: int) -> int:
+    """The seats playing together with ``seat``: ``side`` if it is in it, else the rest."""
+    everyone = (1 << players) - 1
+    return side if (side >> seat) & 1 else everyone & ~side
+
+
+class Solver:
+    """Double-dummy searches for one side (``side``: a mask of seats); the table is reused."""
+
+    def __init__(self, players: int, side: int) -> None:
+        self.players = players
+        self.side = side
+        self.board = Board(players)
+        self.order = order_of(self.board.tables)
+        self.table: dict[int, int] = {}
+        self.owner: list[int] = [0] * 64
+        self.nodes = 0
+        self.history: list[int] = [0] * 64
+        self.live = 0
+        self.trick_mask = 0
+
+    # --- set-up -------------------------------------------------------------------------
+    def load(self, state: TrickState) -> None:
+        """Take the position of ``state`` (any trick-core state: game, fast hand, board)."""
+        b = self.board
+        b.copy_trick_state(state, list(state.trick), [])
+        b.prize_masks = ()
+        b.prize_all = 0
+        if len(self.table) > TABLE_LIMIT:
+            self.table = {}
+        order = order_of(b.tables)
+        if order is not self.order:
+            self.order = order
+            self.table = {}
+        live = 0
+        for seat in range(self.players):
+            hand = state.hands[seat]
+            live |= hand
+            m = hand
+            while m:
+                low = m & -m
+                self.owner[low.bit_length() - 1] = seat
+                m ^= low
+        self.live = live
+        tm = 0
+        for c in state.trick:
+            tm |= 1 << c
+        self.trick_mask = tm
+
+    def clear(self) -> None:
+        """Forget the transposition table."""
+        self.table = {}
+
+    # --- the answers --------------------------------------------------------------------
+    def solve(self, state: TrickState) -> int:
+        """The most tricks from here (the trick in progress included) the side can take."""
+        self.load(state)
+        return self._mtd(0, self.board.tricks_left)
+
+    def card_values(self, state: TrickState) -> dict[int, int]:
+        """For each card the seat to play may play: the side's tricks from here after it."""
+        self.load(state)
+        b = self.board
+        out: dict[int, int] = {}
+        for cls in self._classes(b.playable_cards(b.hands[b.turn])):
+            v = self._value_after(cls[-1])
+            for c in cls:
+                out[c] = v
+        return out
+
+    # --- search -------------------------------------------------------------------------
+    def _mtd(self, lo: int, hi: int) -> int:
+        """The exact value in ``[lo, hi]`` by null-window searches, stepping up from ``lo``."""
+        while lo < hi:
+            r = self._search(lo, lo + 1)
+            if r <= lo:
+                return lo
+            lo = r
+        return lo
+
+    def _value_after(self, card: int) -> int:
+        """The exact value once ``card`` is played by the seat to play."""
+        return self._try(card, -1, -1)
+
+    def _try(self, card: int, alpha: int, beta: int) -> int:
+        """Play ``card``, search (exactly when ``alpha`` < 0, else in the window), take it back."""
+        b = self.board
+        seat = b.turn
+        bit = 1 << card
+        trick = b.trick
+        completes = len(trick) + 1 == b.trick_size
+        lead_mask, power, best_card, best_seat = b.lead_mask, b.power, b.best_card, b.best_seat
+        broken, lead2c, sitting = b.spades_broken, b.must_lead_2c, b.sitting_out
+        saved_mask = self.trick_mask
+        self.live ^= bit
+        self.trick_mask = saved_mask | bit
+        b.play(card)
+        if completes:
+            w = b.last_winner
+            gain = (self.side >> w) & 1
+            self.trick_mask = 0
+            v = gain + (self._mtd(0, b.tricks_left) if alpha < 0 else self._search(alpha - gain, beta - gain))
+            b.tricks_won[w] -= 1
+            b.tricks_left += 1
+            b.trick = trick
+            if b.sitting_out != sitting:
+                b.sit_out(sitting)
+        elif alpha < 0:
+            v = self._mtd(0, b.tricks_left)
+        else:
+            v = self._search(alpha, beta)
+        trick.pop()
+        b.hands[seat] |= bit
+        b.turn = seat
+        b.lead_mask, b.power, b.best_card, b.best_seat = lead_mask, power, best_card, best_seat
+        b.spades_broken, b.must_lead_2c = broken, lead2c
+        self.live ^= bit
+        self.trick_mask = saved_mask
+        return v
+
+    def _search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the side's tricks from here, with the window ``(alpha, beta)``."""
+        b = self.board
+        self.nodes += 1
+        key = -1
+        lo = 0
+        hi = 0
+        hint = -1
+        if not b.trick:
+            left = b.tricks_left
+            if left == 0 or beta <= 0:
+                return 0
+            if alpha >= left:
+                return left
+            if left == 1:
+                return self._last_trick()
+            key = self._key()
+            entry = self.table.get(key, -1)
+            if entry >= 0:
+                lo = (entry >> 6) & 63
+                hi = entry & 63
+                hint = entry >> 12
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+            else:
+                hi = left
+                if b.sitting_out < 0 and not b.must_lead_2c:
+                    q = self._quick_tricks()
+                    if (self.side >> b.turn) & 1:
+                        lo = q
+                    else:
+                        hi = left - q
+                ours = self._sure_trumps(self.side)
+                if ours > lo:
+                    lo = ours
+                theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
+                if theirs < hi:
+                    hi = theirs
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+            if alpha < lo:
+                alpha = lo
+            if beta > hi:
+                beta = hi
+        maximize = (self.side >> b.turn) & 1 == 1
+        best = -1 if maximize else 1000
+        best_move = -1
+        a = alpha
+        z = beta
+        for card in self._ordered_moves(b.turn, hint):
+            v = self._try(card, a, z)
+            if maximize:
+                if v > best:
+                    best = v
+                    best_move = card
+                    if v >= z:
+                        self.history[card] += 1
+                        break
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                best_move = card
+                if v <= a:
+                    self.history[card] += 1
+                    break
+                if v < z:
+                    z = v
+        if key >= 0:
+            if best <= alpha:
+                hi = best
+            elif best >= beta:
+                lo = best
+            else:
+                lo = best
+                hi = best
+            self.table[key] = (best_move << 12) | (lo << 6) | hi
+        return best
+
+    # --- helpers ------------------------------------------------------------------------
+    def _key(self) -> int:
+        """The position at a trick boundary: owners of the live cards in rank order, leader, flags."""
+        b = self.board
+        owner = self.owner
+        live = self.live
+        key = b.turn | ((b.sitting_out + 1) << 5)
+        if b.spades_broken:
+            key |= 8
+        if b.must_lead_2c:
+            key |= 16
+        if b.must_beat:
+            key |= 256
+        for suit in self.order.suits:
+            for c in suit:
+                if (live >> c) & 1:
+                    key = (key << 3) | owner[c]
+            key = (key << 3) | 7
+        return key
+
+    def _last_trick(self) -> int:
+        """The last trick, every card forced: 1 if the side wins it (``trick_winner`` decides)."""
+        b = self.board
+        cards: list[int] = []
+        seats: list[int] = []
+        seat = b.turn
+        for _ in range(b.trick_size):
+            cards.append(b.hands[seat].bit_length() - 1)
+            seats.append(seat)
+            seat = b.next_of[seat]
+        return (self.side >> trick_winner(cards, seats, b.tables)[1]) & 1
+
+    def _sure_trumps(self, team: int) -> int:
+        """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
+        wins whenever it is played, whatever the lead (every card gets played), and one
+        seat's cards fall in different tricks — so the most any one seat of it holds."""
+        b = self.board
+        trumps = self.live & self.order.trumps
+        theirs = 0
+        for seat in range(self.players):
+            if not (team >> seat) & 1:
+                theirs |= b.hands[seat]
+        theirs &= trumps
+        floor = (
+            self.order.above[self.order.rank[_top_of(theirs, self.order.above, self.order.rank)]] if theirs else trumps
+        )
+        best = 0
+        for seat in range(self.players):
+            if (team >> seat) & 1:
+                n = _count(b.hands[seat] & floor & trumps)
+                if n > best:
+                    best = n
+        return best
+
+    def _quick_tricks(self) -> int:
+        """Tricks the leader's team takes at once by cashing the leader's top cards."""
+        b = self.board
+        leader = b.turn
+        hand = b.hands[leader]
+        team = team_of(self.side, leader, self.players)
+        others = 0
+        for seat in range(self.players):
+            if not (team >> seat) & 1:
+                others |= b.hands[seat]
+        order = self.order
+        trumps = order.trumps
+        q = 0
+        if b.spades_broken or hand & ~trumps == 0:
+            q += self._top_run(trumps)
+        if others & trumps == 0:
+            for g in order.groups:
+                if g != trumps:
+                    q += self._top_run(g)
+        left = b.tricks_left
+        return q if q < left else left
+
+    def _top_run(self, suit: int) -> int:
+        """How many of the highest live cards of ``suit`` the leader holds without a gap."""
+        b = self.board
+        hand = b.hands[b.turn] & suit
+        rest = self.live & suit & ~hand
+        above = self.order.above
+        rank = self.order.rank
+        n = 0
+        m = hand
+        while m:
+            low = m & -m
+            m ^= low
+            if rest & above[rank[low.bit_length() - 1]] == 0:
+                n += 1
+        return n
+
+    def _ranked(self, legal: int) -> list[int]:
+        """The legal cards as ``rank << 6 | card``, lowest rank first."""
+        rank = self.order.rank
+        out: list[int] = []
+        m = legal
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            out.append((rank[c] << 6) | c)
+            m ^= low
+        out.sort()
+        return out
+
+    def _same_class(self, prev: int, c: int, blockers: int) -> bool:
+        """Whether ``c`` (ranked just above ``prev`` among the legal cards) is equivalent to it."""
+        b = self.board
+        if b.follow[c] != b.follow[prev]:
+            return False
+        rank = self.order.rank
+        above = self.order.above
+        between = b.follow[c] & above[rank[prev]] & ~above[rank[c] - 1]
+        return blockers & between == 0
+
+    def _classes(self, legal: int) -> list[list[int]]:
+        """The legal cards in classes of equivalent ones, each from low to high."""
+        blockers = (self.live | self.trick_mask) & ~legal
+        out: list[list[int]] = []
+        prev = -1
+        for x in self._ranked(legal):
+            c = x & 63
+            if prev >= 0 and self._same_class(prev, c, blockers):
+                out[-1].append(c)
+            else:
+                out.append([c])
+            prev = c
+        return out
+
+    def _ordered_moves(self, seat: int, hint: int) -> list[int]:
+        """One card of each class of equivalent legal cards, the likeliest best first."""
+        b = self.board
+        legal = b.playable_cards(b.hands[seat])
+        if legal & (legal - 1) == 0:
+            return [legal.bit_length() - 1]
+        blockers = (self.live | self.trick_mask) & ~legal
+        team = team_of(self.side, seat, self.players)
+        following = len(b.trick) > 0
+        power = b.power
+        best_card = b.best_card
+        ours = following and (team >> b.best_seat) & 1 == 1
+        live = self.live
+        order = self.order
+        above = order.above
+        follow = b.follow
+        history = self.history
+        scored: list[int] = []
+        prev = -1
+        for x in self._ranked(legal):
+            c = x & 63
+            r = x >> 6
+            was_hint = False
+            if prev >= 0 and self._same_class(prev, c, blockers):
+                was_hint = scored.pop() >> 19 == 1000  # the class of the card before: keep the higher
+            if c == hint or was_hint:
+                score = 1000
+            elif following:
+                if ours:
+                    score = 200 - r
+                elif power[c] > best_card:
+                    score = 400 - r
+                else:
+                    score = 200 - r
+            elif live & follow[c] & above[r] == 0:
+                score = 400 + r  # the top card of its suit
+            else:
+                top = _top_of(live & follow[c], above, order.rank)
+                score = 200 - r % 16 if (team >> self.owner[top]) & 1 else 100 - r % 16
+            h = history[c]
+            scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
+            prev = c
+        scored.sort(reverse=True)
+        return [x & 127 for x in scored]
+
+
+def _count(mask: int) -> int:
+    """The number of cards in ``mask``."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+def _top_of(mask: int, above: tuple[int, ...], rank: tuple[int, ...]) -> int:
+    """The highest-ranked card of ``mask`` (not empty)."""
+    m = mask
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        if mask & above[rank[c]] == 0:
+            return c
+        m ^= low
+    return -1
+
+
+__all__ = ["Board", "Order", "Solver", "order_of", "position", "team_of"]

@@ -1,0 +1,195 @@
+"""The double-dummy solver equals exhaustive minimax, and endplay's DDS where spades are trumps.
+
+Positions come from real games of every Spades-family profile (their rules, tables,
+2♣ leads, jokers and the seat sitting out trick 1), cut down to a few cards a hand.
+The reference search plays through the trick core with plain copies: no pruning, no
+merged cards, no bounds — only a memo of positions it has finished.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tapete
+from tapete.engine.spades.dds import Board, Solver, position, team_of
+from tapete.engine.spades.trick import TrickState
+from tapete.profiles import profile_info, profile_names
+
+SPADES_PROFILES = [p for p in profile_names() if profile_info(p).family == "spades"]
+
+
+class _Ref(TrickState):
+    """A trick-core state that is copied, never undone (the reference search's)."""
+
+    __slots__ = ()
+
+    def end_trick(self, winner: int) -> None:
+        self.turn = winner
+        self.trick = []
+
+    def child(self, card: int) -> _Ref:
+        out = _Ref(self.num_players, ())
+        out.copy_trick_state(self, list(self.trick), [])
+        out.play(card)
+        return out
+
+
+def minimax(state: _Ref, side: int, memo: dict[tuple[object, ...], int]) -> int:
+    """The side's tricks from here by exhaustive minimax (tricks counted by the core)."""
+    if state.tricks_left == 0:
+        return 0
+    key = (
+        tuple(state.hands),
+        state.turn,
+        tuple(state.trick),
+        state.spades_broken,
+        state.must_lead_2c,
+        state.sitting_out,
+        state.tricks_left,
+    )
+    if key in memo:
+        return memo[key]
+    values = [
+        _gain(state, child, side) + minimax(child, side, memo)
+        for child in (state.child(c) for c in _bits(state.playable_cards(state.hands[state.turn])))
+    ]
+    v = max(values) if (side >> state.turn) & 1 else min(values)
+    memo[key] = v
+    return v
+
+
+def _gain(before: _Ref, after: _Ref, side: int) -> int:
+    won = [a - b for a, b in zip(after.tricks_won, before.tricks_won, strict=True)]
+    return sum(w for s, w in enumerate(won) if (side >> s) & 1)
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if (mask >> c) & 1]
+
+
+def small_position(profile: str, seed: int, cards: int, played: int) -> _Ref:
+    """A real game of ``profile`` at its first lead, each hand cut to ``cards`` cards, then
+    ``played`` random legal cards played."""
+    rng = random.Random(seed)
+    g = tapete.new_game(profile, seed=seed)
+    while g.phase.name != "PLAY":
+        g.apply(rng.choice(g.legal_actions()))
+    ref = _Ref(g.num_players, ())
+    ref.copy_trick_state(g, list(g.trick), [])  # type: ignore[arg-type]
+    ref.prize_masks, ref.prize_all = (), 0
+    for seat in range(ref.num_players):
+        hand = _bits(ref.hands[seat])
+        keep = cards - (1 if seat == ref.sitting_out else 0)
+        chosen = rng.sample(hand, keep)
+        if seat == ref.turn and ref.must_lead_2c and 0 not in chosen:
+            chosen[0] = 0
+        ref.hands[seat] = sum(1 << c for c in chosen)
+    ref.tricks_left = cards
+    for _ in range(played):
+        if ref.tricks_left == 0:
+            break
+        ref = ref.child(rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    return ref
+
+
+def _side(profile: str, seat: int) -> int:
+    rules = tapete.new_game(profile, seed=0).rules
+    return sum(1 << s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(1, 5),
+    played=st.integers(0, 9),
+    seat=st.integers(0, 4),
+)
+def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
+    n = tapete.new_game(profile, seed=0).rules.players
+    if n == 5:
+        cards = min(cards, 4)  # five hands of five cards: minutes of exhaustive search
+    ref = small_position(profile, seed, cards, played)
+    side = _side(profile, seat % n)
+    memo: dict[tuple[object, ...], int] = {}
+    want = minimax(ref, side, memo)
+    solver = Solver(n, side)
+    assert solver.solve(ref) == want
+    if ref.tricks_left == 0:
+        return
+    values = solver.card_values(ref)
+    legal = ref.playable_cards(ref.hands[ref.turn])
+    assert set(values) == set(_bits(legal))
+    for card, v in values.items():
+        child = ref.child(card)
+        assert v == _gain(ref, child, side) + minimax(child, side, memo), card
+    best = max(values.values()) if (side >> ref.turn) & 1 else min(values.values())
+    assert best == want
+
+
+def test_one_table_serves_many_positions() -> None:
+    """A solver keeps its table between positions of different deals and stays exact."""
+    solver = Solver(4, 0b0101)
+    for seed in range(8):
+        ref = small_position("spades", seed, 4, seed % 5)
+        assert solver.solve(ref) == minimax(ref, 0b0101, {})
+
+
+def test_position_plays_the_trick_so_far() -> None:
+    from tapete.cards import mask_of_names as m
+
+    # K♥ led by seat 2, Q♥ by seat 3, A♥ by seat 0: seat 1 is to play its 2♠ and wins the trick
+    b = position([0, m(["2S"]), 0, 0], turn=1, tricks_left=1, trick=[37, 36, 38])
+    assert isinstance(b, Board) and b.trick == [37, 36, 38] and b.turn == 1
+    assert Solver(4, 0b1010).solve(b) == 1
+    assert Solver(4, 0b0101).solve(b) == 0
+    assert team_of(0b0101, 1, 4) == 0b1010 and team_of(0b0001, 2, 3) == 0b110
+
+
+# --- against endplay's DDS --------------------------------------------------------------
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+
+
+def _endplay_deal(hands: list[int], leader: int):  # type: ignore[no-untyped-def]
+    from endplay.types import Deal, Denom, Player
+
+    pbn = "N:" + " ".join(
+        ".".join(
+            "".join(RANKS[c % 13] for c in sorted(_bits(hands[seat] >> (13 * s) & 0x1FFF), reverse=True))
+            for s in (3, 2, 1, 0)
+        )
+        for seat in range(4)
+    )
+    deal = Deal(pbn)
+    deal.trump = Denom.spades
+    deal.first = Player(leader)
+    return deal
+
+
+def random_broken_position(rng: random.Random) -> tuple[list[int], int, int]:
+    """Four hands of equal size (1 to 7 cards: the pure-Python test stays fast; the
+    benchmark compares full deals) from a shuffled deck, a leader, the cards each."""
+    size = rng.randint(1, 7)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(4)]
+    return hands, rng.randrange(4), size
+
+
+def test_solver_equals_endplay_on_500_positions() -> None:
+    pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS for Python) is not installed here")
+    from endplay.dds import solve_board
+
+    rng = random.Random(19)
+    solvers = {0: Solver(4, 0b0101), 1: Solver(4, 0b1010)}
+    for i in range(500):
+        hands, leader, size = random_broken_position(rng)
+        ours = solvers[leader % 2].solve(position(hands, turn=leader, tricks_left=size, spades_broken=True))
+        best = max(t for _, t in solve_board(_endplay_deal(hands, leader)))
+        assert ours == best, (i, hands, leader)
