@@ -290,5 +290,5 @@ def test_routes_language_negotiation_and_errors() -> None:
 def test_cli_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "cutthroat", "--lang", "es", "--options", '{"target": 300}']) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Picas sin compañeros") and "01 / " in out and "300" in out
+    assert out.startswith("Picas para tres") and "01 / " in out and "300" in out
     assert main(["rules", "nope"]) == 2

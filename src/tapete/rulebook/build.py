@@ -403,7 +403,10 @@ def spades_deal(w: Writer, r: SpadesRules) -> list[Block]:
             "win, from {min} to {max}. A bid cannot be passed or changed, and the bids may add up to any total.",
             min=r.min_bid, max=top,
         )
-    blocks: list[Block] = [_p(_sentences(first, rotate, deal)), _p(bids)]
+    dealt = [first, rotate, deal]
+    if n == 3 and len(set(sizes)) == 1:
+        dealt.append(w._("There is no kitty, no exchange of cards and no hidden card left over."))
+    blocks: list[Block] = [_p(_sentences(*dealt)), _p(bids)]
     extra: list[Runs] = []
     if r.min_bid == 0:
         extra.append(
@@ -614,6 +617,7 @@ def spades_nil(w: Writer, r: SpadesRules) -> list[Block]:
     missing = [special_bid_name(w, b) for b in ("1F", "2F", "B6", "BN", "SM") if b not in offered_bids(r)]
     if not r.prize_jacks:
         missing.append(w.s_("prize jacks"))
+    missing.append(w.s_("a bonus for the last trick"))
     if missing:
         blocks.append(_p(w._("Not used in this profile: {list}.", list=_join(w, [(m,) for m in missing]))))
     return blocks
