@@ -73,3 +73,42 @@ def test_table_labels_read_right_with_you_as_the_name(lang: str, you: str) -> No
     for msgid in ("Won by {name}", "{name} to play"):
         text = t.gettext(msgid).replace("{name}", you)
         assert "gana tú" not in text and "toca a tú" not in text and "заходит вы" not in text, text
+
+
+OFFICIAL = {
+    "en": ["Suggested settings", "cutthroat-300-5bags", "cutthroat-300-perbag", "cutthroat-500-3jacks",
+           "Four and five players", "cutthroat-5p-2jokers", "Bidding advice", "aces and kings"],
+    "es": ["Ajustes sugeridos", "cutthroat-300-perbag", "Cuatro y cinco jugadores", "Consejos para anunciar",
+           "ases y reyes"],
+    "ru": ["Рекомендуемые настройки", "cutthroat-500-3jacks", "Четыре и пять игроков", "Советы по заявкам",
+           "тузы и короли"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OFFICIAL))
+def test_the_official_page_has_the_settings_the_larger_tables_and_the_bidding_advice(lang: str) -> None:
+    text = page("cutthroat-official", lang)
+    for words in OFFICIAL[lang]:
+        assert words in text, words
+    assert OFFICIAL[lang][0] not in page("cutthroat", lang)
+
+
+LEVELS = {"en": ["The computer players", "easy bids", "normal estimates", "hard bids"],
+          "es": ["Los jugadores de la computadora", "fácil anuncia", "normal calcula", "difícil anuncia"],
+          "ru": ["Компьютерные игроки", "лёгкий заявляет", "обычный оценивает", "сильный заявляет"]}
+
+
+@pytest.mark.parametrize("lang", sorted(LEVELS))
+def test_the_partnership_page_says_what_each_computer_level_does(lang: str) -> None:
+    for words in LEVELS[lang]:
+        assert words in page("spades", lang), words
+    assert LEVELS[lang][0] not in page("cutthroat", lang)
+
+
+@pytest.mark.parametrize(("lang", "same"), [("en", "the bags are the same ones as above"),
+                                            ("es", "las bolsas son las mismas de arriba"),
+                                            ("ru", "мешки те же, что выше")])
+def test_the_prize_jack_example_adds_no_new_bags(lang: str, same: str) -> None:
+    text = page("cutthroat-official", lang)
+    assert same in text
+    assert "2 bags would be added" not in text and "añadirían 2 bolsas" not in text

@@ -792,7 +792,66 @@ def spades_history(w: Writer, r: SpadesRules) -> list[Block]:
     ]
     if off:
         blocks.append(_p(w._("Off in this variant: {list}.", list=_join(w, [(x,) for x in off]))))
+    if r.tokens is not None:
+        blocks += official_notes(w)
+    if r.partnership:
+        blocks += computer_levels(w)
     return blocks
+
+
+def computer_levels(w: Writer) -> list[Block]:
+    """What each computer level does (the partnership source page has such a section)."""
+    return [
+        Subheading("computer-players", w.s_("The computer players")),
+        _p(w._("A computer player sees only what its seat may see: its own hand, the bids, the cards played and the "
+               "score. It chooses among the legal actions the engine offers, like a person.")),
+        Bullets((
+            w._("easy bids its aces and kings and plays its lowest legal card;"),
+            w._("normal estimates its tricks from high cards, suit lengths and spades, plays for its team's contract, "
+                "covers its partner's nil and avoids bags when they start to cost;"),
+            w._("hard bids and plays after searching many deals that agree with what it has seen, the bids and the "
+                "cards played included."),
+        )),
+    ]
+
+
+def official_notes(w: Writer) -> list[Block]:
+    """What the official Cutthroat rules add around the game: settings, larger tables, bidding advice."""
+    jc, jd, jh = Card.parse("JC"), Card.parse("JD"), Card.parse("JH")
+    return [
+        Subheading("suggested", w.s_("Suggested settings")),
+        _p(w._("The official rules suggest four settings; each is a profile here:")),
+        Bullets((
+            w._("300 points, a limit of 5 bags, one blind six, a prize of 10 for {jc}, 3 victory tokens ({profile});",
+                jc=jc, profile="cutthroat-300-5bags"),
+            w._("300 points, 10 points off per bag, one blind six, a prize of 10 for {jc}, 3 victory tokens "
+                "({profile});", jc=jc, profile="cutthroat-300-perbag"),
+            w._("500 points, a limit of 10 bags, blind six without limit, three prize jacks ({jd}, {jc}, {jh}), 5 "
+                "victory tokens ({profile});", jd=jd, jc=jc, jh=jh, profile="cutthroat-500-3jacks"),
+            w._("500 points, a limit of 10 bags, one blind six, two prize jacks worth 10 each ({jd}, {jc}), 5 victory "
+                "tokens: the official rules themselves ({profile}).", jd=jd, jc=jc, profile="cutthroat-official"),
+        )),
+        Subheading("more-players", w.s_("Four and five players")),
+        Bullets((
+            w._("four players: {card} stays in the deck and everyone gets 13 cards ({profile});",
+                card=Card.parse("2C"), profile="cutthroat-4p"),
+            w._("five players: {cards} are taken out and everyone gets 10 cards ({profile});",
+                cards=w.cards(["2C", "2D"]), profile="cutthroat-5p"),
+            w._("five players with two jokers: the 52 cards and two jokers; the dealer gets 10 cards and does not play "
+                "to the first trick, everyone else 11; the holder of {card} leads it ({profile});",
+                card=Card.parse("2C"), profile="cutthroat-5p-2jokers"),
+            w._("five players with three jokers: the 52 cards and three jokers, 11 cards each; the holder of {card} "
+                "leads it ({profile}).", card=Card.parse("2C"), profile="cutthroat-5p-3jokers"),
+        )),
+        Subheading("bidding-advice", w.s_("Bidding advice")),
+        _p(_sentences(
+            w._("Count your aces and kings first: they are usually safe tricks to bid."),
+            w._("Queens are harder: whether one wins depends on how many cards of its suit you hold and on the order "
+                "of play."),
+            w._("With {card} and six or more diamonds, for example, another player will probably run out of diamonds "
+                "and trump your queen.", card=Card.parse("QD")),
+        )),
+    ]
 
 
 def spades_trick_example(w: Writer, r: SpadesRules) -> list[Block]:
@@ -883,10 +942,15 @@ def spades_scoring_example(w: Writer, r: SpadesRules) -> list[Block]:
                              "carries bags into the next hand.")))
     j = e.jack_row
     if j is not None:
+        same = j.bags_added == e.rows[0].bags_added
         blocks.append(_p(w._(
-            "If {who} had also won the tricks holding {cards}, the prizes would add {prizes}, {bags} bags would be "
-            "added and the change would be {change}.",
-            who=j.side, cards=w.cards(e.jacks), prizes=w.signed(j.prizes), bags=j.bags_added,
+            "If the tricks {who} won had also held {cards}, the prizes would add {prizes} and the change would be "
+            "{change}; the bags are the same ones as above.",
+            who=j.side, cards=w.cards(e.jacks), prizes=w.signed(j.prizes), change=(Strong(w.t.signed(j.change)),),
+        ) if same else w._(
+            "If the tricks {who} won had also held {cards}, the prizes would add {prizes}, {card} would take one of "
+            "the same bags away and the change would be {change}.",
+            who=j.side, cards=w.cards(e.jacks), prizes=w.signed(j.prizes), card=Card.parse("JH"),
             change=(Strong(w.t.signed(j.change)),),
         )))
     return blocks
