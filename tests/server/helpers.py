@@ -29,6 +29,7 @@ def make_app(db_url: str, **kw: Any) -> Any:
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("bot_workers", 2)
     kw.setdefault("handover_grace", 0.0)
+    kw.setdefault("next_hand_wait", 0.0)
     kw.setdefault("limits", TEST_LIMITS)
     return create_app(db_url, **kw)
 
@@ -58,6 +59,7 @@ def start_server(db_url: str, **kw: Any) -> Server:
 
     port = free_port()
     kw.setdefault("bot_delay", 0.0)
+    kw.setdefault("next_hand_wait", 0.0)
     code = (
         "import uvicorn\n"
         "from tapete.server import create_app\n"

@@ -16,7 +16,7 @@ from tapete.i18n import LANGUAGES, load_catalog
 from tapete.server.errors import SERVER_CODES, ServerError
 from tapete.server.handlers import HANDLERS
 from tapete.server.hub import check_level
-from tapete.server.messages import EXPLANATIONS, FALLBACK, error_message, explain
+from tapete.server.messages import EXPLANATIONS, FALLBACK, WITHOUT_PARAMS, error_message, explain
 from tapete.server.protocol import CLIENT_TYPES
 from tests.server.helpers import Player, create_table, make_app
 
@@ -67,6 +67,9 @@ def test_every_code_has_a_translated_explanation(lang: str) -> None:
         assert not message.fuzzy and message.string != msgid, (lang, msgid)
         assert set(PLACEHOLDER.findall(message.string)) == set(PLACEHOLDER.findall(msgid)), (lang, msgid)
     assert cat.get(FALLBACK) is not None
+    for msgid in WITHOUT_PARAMS.values():
+        message = cat.get(msgid)
+        assert message is not None and message.string and message.string != msgid, (lang, msgid)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -75,7 +75,7 @@ def _start_server(url: str, prefix: str, port: int) -> subprocess.Popen[bytes]:
         "import uvicorn, sys\n"
         "from tapete.server import create_app\n"
         "if __name__ == '__main__':\n"
-        f"    app = create_app({url!r}, table_prefix={prefix!r}, bot_delay=0.0, bot_workers=1)\n"
+        f"    app = create_app({url!r}, table_prefix={prefix!r}, bot_delay=0.0, bot_workers=1, next_hand_wait=0.0)\n"
         f"    uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning')\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -27,6 +27,7 @@ def create_app(
     bot_executor: str = "process",
     bot_extra_delay: float = 0.0,
     handover_grace: float = 30.0,
+    next_hand_wait: float = 30.0,
     rate_limit: tuple[float, float] = (20.0, 40.0),
     observer: Observer | None = None,
     public_url: str = "",
@@ -38,7 +39,8 @@ def create_app(
     file in the user's data folder. ``bot_delay``: minimum seconds per bot move (so a
     person can follow). ``bot_extra_delay``: extra thinking time in the worker (tests).
     ``handover_grace``: seconds an absent human is waited for before the creator may hand
-    the seat to a bot. ``rate_limit``: (messages per second, burst) per connection.
+    the seat to a bot. ``next_hand_wait``: seconds bots wait after a hand for every
+    connected person's ``next_hand`` (0: they do not wait). ``rate_limit``: (messages per second, burst) per connection.
     ``observer``: called with every message queued for a client or shown to a bot (tests).
     ``limits``: the server's limits (:class:`tapete.server.limits.Limits`).
     ``bot_executor``: ``process`` (supervised worker processes) or ``thread`` (in-process,
@@ -57,6 +59,7 @@ def create_app(
             bot_executor=bot_executor,
             bot_extra_delay=bot_extra_delay,
             handover_grace=handover_grace,
+            next_hand_wait=next_hand_wait,
             rate=rate_limit,
             observer=observer,
             public_url=public_url,

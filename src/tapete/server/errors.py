@@ -16,6 +16,7 @@ from tapete.errors import ACTION_CODES, TapeteError
 SERVER_CODES: Final = frozenset(
     {
         "bad_message",
+        "bad_option",
         "too_large",
         "unknown_type",
         "stale_version",

@@ -101,12 +101,23 @@ async def on_hint(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
     )
 
 
+async def on_next_hand(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
+    """The person has seen the end of hand ``hand``: the bots need not wait for this seat.
+
+    A spectator's ``next_hand`` (the browser sends it too) changes nothing.
+    """
+    table = joined(conn)
+    if conn.seat is not None:
+        table.next_hand(conn.seat, msg["hand"])
+
+
 HANDLERS: Final[Mapping[str, Handler]] = {
     "hello": on_hello,
     "action": on_action,
     "sync": on_sync,
     "hint": on_hint,
     "ping": on_ping,
+    "next_hand": on_next_hand,
 }
 """The handler of each client message type (the types ``protocol.CLIENT_TYPES`` accepts)."""
 

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 import tapete
 from tapete.errors import TapeteError
-from tapete.i18n import LANGUAGES, negotiate
+from tapete.i18n import LANGUAGES, negotiate, translator
 from tapete.server.errors import ServerError
 from tapete.server.hub import Hub, check_level
 from tapete.server.limits import MAX_REPLAY_BODY
@@ -28,6 +28,7 @@ from tapete.server.messages import error_message
 from tapete.server.observe import health, metrics_text
 from tapete.server.requests import check_create_request, check_seat_request, read_body, read_json
 from tapete.server.table import Table, hash_token
+from tapete.web.strings import REPLAY_ERRORS
 
 log = logging.getLogger("tapete.server")
 
@@ -102,7 +103,9 @@ async def create_table(request: Request) -> Response:
 
 
 async def list_tables(request: Request) -> Response:
-    return JSONResponse([t.public_info() for t in hub_of(request).tables.values() if not t.is_over()])
+    hub = hub_of(request)
+    after = hub.limits.abandoned_seconds
+    return JSONResponse([t.public_info() for t in hub.tables.values() if not t.is_over() and not t.abandoned(after)])
 
 
 async def get_table(request: Request) -> Response:
@@ -126,11 +129,23 @@ async def get_record(request: Request) -> Response:
 
 
 async def replay_record(request: Request) -> Response:
-    """``POST /api/replay``: a posted record replayed in a worker (size and time budget)."""
+    """``POST /api/replay``: a posted record replayed in a worker (size and time budget).
+
+    A record that is not JSON, or too large, is told in the replay viewer's own words
+    (:data:`tapete.web.strings.REPLAY_ERRORS`).
+    """
     hub = hub_of(request)
-    body = await read_body(request, MAX_REPLAY_BODY, hub.limits.body_seconds)
     lang = request_language(request)
-    out = await hub.replay_record(body, lang, client_address(request))
+    try:
+        body = await read_body(request, MAX_REPLAY_BODY, hub.limits.body_seconds)
+        out = await hub.replay_record(body, lang, client_address(request))
+    except TapeteError as exc:
+        if exc.code not in REPLAY_ERRORS:
+            raise
+        response = error_response(exc, request)
+        wire = error_message(exc, lang)
+        wire["message"] = translator(lang).gettext(REPLAY_ERRORS[exc.code])
+        return JSONResponse(wire, status_code=response.status_code, headers=dict(response.headers))
     return Response(out, media_type="application/json", headers={"Content-Language": lang})
 
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import tapete
 from tapete.engine.base import JSON, Game
-from tapete.errors import TapeteError
+from tapete.errors import ProfileError, TapeteError
 from tapete.families import Family, family_of
 from tapete.records import replay
 from tapete.server.admission import Admission
@@ -30,6 +30,7 @@ from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
 from tapete.server.limits import Limits
 from tapete.server.metrics import Metrics
+from tapete.server.optionerrors import OPTION_CODES, option_refusal
 from tapete.server.pool import JobFailed, make_worker
 from tapete.server.requests import CreateRequest
 from tapete.server.scheduler import Scheduler
@@ -63,6 +64,7 @@ class Hub:
         bot_executor: str,
         bot_extra_delay: float,
         handover_grace: float,
+        next_hand_wait: float = 30.0,
         rate: tuple[float, float],
         observer: Observer | None,
         public_url: str,
@@ -75,6 +77,7 @@ class Hub:
         self.bot_executor_kind = bot_executor
         self.bot_extra_delay = bot_extra_delay
         self.handover_grace = handover_grace
+        self.next_hand_wait = next_hand_wait
         self.rate = rate
         self.observer = observer
         self.public_url = public_url.rstrip("/")
@@ -224,6 +227,7 @@ class Hub:
             observer=self.observer,
             connections_per_seat=self.limits.connections_per_seat,
             spectators_per_table=self.limits.spectators_per_table,
+            next_hand_wait=self.next_hand_wait,
         )
 
     async def start(self) -> None:
@@ -260,6 +264,10 @@ class Hub:
         seed = spec.seed if spec.seed is not None else new_seed()
         try:
             game = tapete.new_game(spec.profile, seed=seed, options=spec.options)
+        except ProfileError as exc:
+            if exc.code in OPTION_CODES:
+                raise option_refusal(spec.profile, spec.options, exc) from None
+            raise ServerError("bad_message", exc.message) from None
         except TapeteError as exc:
             raise ServerError("bad_message", exc.message) from None
         n = int(game.num_players)

@@ -41,6 +41,8 @@ class Limits:
     """Tables one address may create per minute (``too_many_tables``, HTTP 429)."""
     open_tables: int = 200
     """Unfinished tables on the server (``server_full``, HTTP 503)."""
+    abandoned_seconds: float = 600.0
+    """An unfinished table nobody has been connected to for this long leaves ``GET /api/tables``."""
     finished_in_memory: int = 200
     """Finished tables kept in memory; older ones are read back from the log when asked for."""
     decision_queue: int = 512

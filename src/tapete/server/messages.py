@@ -48,6 +48,7 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
     "bad_record": "That action is malformed.",
     # --- server codes (tapete.server.errors.SERVER_CODES) ---
     "bad_message": "The message is not a valid protocol message.",
+    "bad_option": "The option {option} does not allow this value. Allowed: {allowed}.",
     "too_large": "The message is too large.",
     "unknown_type": "Unknown message type.",
     "stale_version": "The table has changed since you last saw it: look at the new state and act again.",
@@ -77,6 +78,9 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
 }
 """The explanation of each error code: an English msgid of the gettext catalogs."""
 
+WITHOUT_PARAMS: Final[Mapping[str, str]] = {"bad_option": "An option has a value it does not allow."}
+"""The explanation of a code whose sentence needs params, when the error has none."""
+
 FALLBACK: Final = "This action was refused."
 """The explanation of a code that has none of its own."""
 
@@ -92,8 +96,11 @@ _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 def explain(code: str, lang: str = "en", params: Mapping[str, str] | None = None) -> str:
     """The explanation of ``code`` in ``lang`` (one of ``tapete.i18n.LANGUAGES``), ``params`` filled in."""
     t = translator(lang)
-    template = t.gettext(EXPLANATIONS.get(canonical_code(code), FALLBACK))
     values = {**ALIAS_PARAMS.get(code, {}), **(params or {})}
+    msgid = EXPLANATIONS.get(canonical_code(code), FALLBACK)
+    if code in WITHOUT_PARAMS and not set(_PLACEHOLDER.findall(msgid)) <= set(values):
+        msgid = WITHOUT_PARAMS[code]
+    template = t.gettext(msgid)
 
     def fill(m: re.Match[str]) -> str:
         name = m.group(1)
@@ -124,4 +131,4 @@ def error_message(error: TapeteError, lang: str = "en", ref: object = None) -> d
     return msg
 
 
-__all__ = ["ALIAS_PARAMS", "EXPLANATIONS", "FALLBACK", "PARAM_NAMES", "error_message", "explain"]
+__all__ = ["ALIAS_PARAMS", "EXPLANATIONS", "FALLBACK", "PARAM_NAMES", "WITHOUT_PARAMS", "error_message", "explain"]

@@ -16,7 +16,7 @@ from tapete.server.safejson import loads
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted (a text frame, UTF-8)."""
-CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping", "hint"})
+CLIENT_TYPES: Final = frozenset({"hello", "action", "sync", "ping", "hint", "next_hand"})
 _ACTION_KEYS: Final = frozenset({"seat", "bid", "play", "look", "pass"})
 MAX_REF: Final = 1 << 53
 """Largest ``id`` (in magnitude) a message may carry: what a browser's numbers hold exactly."""
@@ -111,9 +111,16 @@ def _check_action_message(msg: dict[str, Any]) -> None:
         raise ServerError("bad_message", f"'{kinds[0]}' must be true")
 
 
+def _check_next_hand(msg: dict[str, Any]) -> None:
+    if not _is_int(msg.get("hand")):
+        raise ServerError("bad_message", "next_hand needs 'hand', the number of the hand that ended")
+    _bounded_int(msg["hand"], 0, MAX_VERSION, "'hand'")
+
+
 _FIELD_CHECKS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "hello": _check_hello,
     "action": _check_action_message,
+    "next_hand": _check_next_hand,
 }
 """The fields each message type must have, beyond ``type`` and ``id``."""
 

@@ -30,6 +30,7 @@ from tapete.families import Family, family_of
 from tapete.server.botpool import bot_seed
 from tapete.server.db import SeatRow, TableRow
 from tapete.server.errors import ServerError
+from tapete.server.handgate import HandGate
 from tapete.server.views import game_summary, hand_summary, spectator_view
 
 log = logging.getLogger("tapete.server")
@@ -40,6 +41,8 @@ Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any
 
 RETRY_PAUSE_MAX = 10.0
 """Longest pause before a bot whose decision failed asks again."""
+FEATURES: tuple[str, ...] = ("next_hand",)
+"""What the server offers beyond the base protocol (``welcome.features``)."""
 
 
 def hash_token(token: str) -> str:
@@ -73,6 +76,14 @@ class Seat:
     bot_override: bool = False
     clients: set[Client] = field(default_factory=set)
     left_at: float | None = None  # monotonic time when the last client left
+
+    def display_name(self) -> str:
+        """The name a record gives this seat: the one chosen, else ``Bot 2 (hard)`` or ``Seat 1``."""
+        if self.name:
+            return self.name
+        if self.kind == "bot":
+            return f"Bot {self.index + 1} ({self.level or 'easy'})"
+        return f"Seat {self.index + 1}"
 
     @property
     def bot_level(self) -> str | None:
@@ -108,6 +119,8 @@ class TableConfig:
     observer: Callable[[Table, int | None, str, Message], None] | None = None
     connections_per_seat: int = 4
     spectators_per_table: int = 50
+    next_hand_wait: float = 30.0
+    """Longest time bots wait after a hand for the people's ``next_hand`` (0: no wait)."""
 
 
 def hand_index(game: Game) -> int:
@@ -136,6 +149,9 @@ class Table:
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self.closed = False
+        self.gate: HandGate | None = None
+        self.last_seen = time.monotonic()
+        """When a client was last connected (monotonic): abandoned tables leave the open list."""
 
     # --- facts ----------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -178,6 +194,7 @@ class Table:
 
     def attach(self, client: Client) -> None:
         """Add a client (seat or spectator) and send it the full current view."""
+        self.last_seen = time.monotonic()
         if client.seat is None:
             self.spectators.add(client)
         else:
@@ -191,6 +208,7 @@ class Table:
         self._broadcast_seats()
 
     def detach(self, client: Client) -> None:
+        self.last_seen = time.monotonic()
         if client.seat is None:
             self.spectators.discard(client)
             return
@@ -199,6 +217,7 @@ class Table:
         if not seat.clients:
             seat.left_at = time.monotonic()
         self._broadcast_seats()
+        self._check_gate()
 
     def resync(self, client: Client) -> None:
         self._emit(client, self._state(client.seat, None))
@@ -220,6 +239,7 @@ class Table:
             "options": dict(self.options),
             "seats": [s.public() for s in self.seats],
             "renderer": self.family.renderer,
+            "features": list(FEATURES),
             **self.deal_info(),
         }
 
@@ -278,6 +298,8 @@ class Table:
             if game.to_act != seat:
                 raise ServerError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
             hand_before = hand_index(game)
+            if not by_bot:
+                self._seat_ready(seat)
             # the rules' refusal (an ``IllegalAction``, with its params) goes to the client as it is
             parsed = game.parse_action(action)
             record_form = game.action_to_record(parsed, seat)
@@ -297,7 +319,7 @@ class Table:
 
     def _final_record(self, game: Game) -> dict[str, Any]:
         """The finished game's record, saying whether the creator chose the seed."""
-        record = dict(game.record())
+        record = dict(game.record([s.display_name() for s in self.seats]))
         record["seed_source"] = "creator" if self.seed_chosen else "server"
         return record
 
@@ -306,6 +328,8 @@ class Table:
         cache: dict[int | None, dict[str, JSON]] = {}
         hand_done = self.family.hand_results and (hand_index(game) != hand_before or game.is_over())
         if hand_done:
+            if not game.is_over() and self.config.next_hand_wait > 0:
+                self.gate = HandGate.after(hand_before, self.config.next_hand_wait)
             summary = hand_summary(game, hand_before)
             self._broadcast(
                 lambda c: {"type": "hand_over", "table": self.id, "version": self.version, **(summary or {})}
@@ -314,6 +338,39 @@ class Table:
         if game.is_over():
             over = game_summary(game)
             self._broadcast(lambda c: {"type": "game_over", "table": self.id, "version": self.version, **over})
+
+    # --- between hands ------------------------------------------------------------------
+    def abandoned(self, after: float) -> bool:
+        """Whether nobody (player or spectator) has been connected for ``after`` seconds."""
+        return not self.clients() and time.monotonic() - self.last_seen >= after
+
+    def next_hand(self, seat: int, hand: int) -> None:
+        """The person at ``seat`` has seen the end of hand ``hand`` (older hands are ignored)."""
+        if self.gate is not None and self.gate.hand == hand:
+            self._seat_ready(seat)
+
+    def _seat_ready(self, seat: int) -> None:
+        if self.gate is not None:
+            self.gate.ready.add(seat)
+            self._check_gate()
+
+    def _check_gate(self) -> None:
+        """Open the gate when every connected person is ready (or its time is up)."""
+        gate = self.gate
+        if gate is None:
+            return
+        waiting = {s.index for s in self.seats if s.clients and s.bot_level is None}
+        if gate.open_if(waiting):
+            self.gate = None
+
+    async def _hold_for_people(self) -> None:
+        """Wait (bots only) until the gate after the last hand opens."""
+        self._check_gate()
+        gate = self.gate
+        if gate is not None:
+            await gate.wait()
+            if self.gate is gate:
+                self.gate = None
 
     # --- seats handed to bots ----------------------------------------------------------
     async def hand_to_bot(self, seat: int, level: str) -> None:
@@ -327,6 +384,7 @@ class Table:
             await self.config.set_override(self.id, seat, level, True)
             s.level, s.bot_override = level, True
             self._broadcast_seats()
+            self._check_gate()
         self.kick_bots()
 
     async def take_back(self, seat: int) -> None:
@@ -362,6 +420,10 @@ class Table:
         refusals = 0
         failures = 0
         while not self.closed and not self.game.is_over():
+            seat = self.game.to_act
+            if seat is None or self.seats[seat].bot_level is None:
+                return
+            await self._hold_for_people()
             seat = self.game.to_act
             if seat is None:
                 return

@@ -38,7 +38,7 @@ def game_summary(game: Game) -> dict[str, JSON]:
     """Final scores and winner, with the end-of-game facts the public view holds (settlement, tokens, …)."""
     obs = spectator_view(game)
     out: dict[str, JSON] = {"scores": list(game.scores()), "winner": game.winner()}
-    for key in ("settlement", "tokens", "bags", "last_hand"):
+    for key in ("settlement", "tokens", "bags", "last_hand", "match"):
         if key in obs:
             out[key] = obs[key]
     return out

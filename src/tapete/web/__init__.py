@@ -6,10 +6,10 @@
   pages that load ES modules from ``/static/``; no build step);
 - ``/static/...`` the files of ``tapete/web/static``;
 - ``/i18n/{lang}.json`` every UI string of :mod:`tapete.web.strings` in ``lang``, plus
-  the profiles' translated titles and descriptions;
-- ``POST /api/replay`` a record replayed with :func:`tapete.records.replay` (its report,
-  which the replay viewer steps through); its errors are in the language negotiated from
-  ``?lang=`` or ``Accept-Language``.
+  the profiles' translated titles and descriptions.
+
+The replay viewer's ``POST /api/replay`` is the server's (:mod:`tapete.server.http`: the
+record is replayed in a worker, within a size and time budget).
 
 Each profile of the catalog names its family's browser renderer (``renderer``: the module
 ``/static/family/<renderer>.js``), so that the lobby and the replay viewer can pick it
@@ -21,7 +21,6 @@ form controls and checks values before it asks the server.
 from __future__ import annotations
 
 import importlib
-import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,12 +33,8 @@ from starlette.staticfiles import StaticFiles
 import tapete
 from tapete.engine.options import OptionSpec
 from tapete.families import family
-from tapete.i18n import LANGUAGES, Translator, negotiate, translator
-from tapete.records import replay
-from tapete.web.strings import CONTEXT_STRINGS, REPLAY_ERRORS, UI_STRINGS
-
-MAX_RECORD_BYTES = 2 * 1024 * 1024
-"""Largest record the replay endpoint accepts."""
+from tapete.i18n import LANGUAGES, Translator, translator
+from tapete.web.strings import CONTEXT_STRINGS, UI_STRINGS
 
 
 def static_dir() -> Path:
@@ -98,23 +93,6 @@ def _spec(spec: OptionSpec) -> dict[str, Any]:
     }
 
 
-def request_language(request: Request) -> str:
-    """``?lang=`` when it is one of ours, else the best match of ``Accept-Language``."""
-    lang = request.query_params.get("lang", "")
-    return lang if lang in LANGUAGES else negotiate(request.headers.get("accept-language"))
-
-
-def error_response(request: Request, status: int, code: str, detail: str) -> Response:
-    """An HTTP error in the shape of the WebSocket errors, in the request's language.
-
-    ``message`` is the translation of the code's msgid (:data:`REPLAY_ERRORS`); ``detail``
-    keeps the English explanation.
-    """
-    lang = request_language(request)
-    body = {"type": "error", "code": code, "message": translator(lang).gettext(REPLAY_ERRORS[code]), "detail": detail}
-    return JSONResponse(body, status_code=status, headers={"Content-Language": lang, "Vary": "Accept-Language"})
-
-
 def _page(name: str) -> Response:
     return FileResponse(
         static_dir() / name, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
@@ -142,28 +120,6 @@ async def i18n_catalog(request: Request) -> Response:
     return JSONResponse(catalog(lang), headers={"Cache-Control": "no-cache"})
 
 
-async def replay_record(request: Request) -> Response:
-    """Replay a posted record; answers ``{"report", "record", "exit_status"}``."""
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        return error_response(request, 413, "too_large", f"records are limited to {MAX_RECORD_BYTES} bytes")
-    try:
-        record = json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return error_response(request, 400, "bad_record", "the record is not JSON")
-    result = replay(record)
-    out: dict[str, Any] = {"report": result.report, "record": record, "exit_status": result.exit_status}
-    error = result.report.get("error") if isinstance(result.report, dict) else None
-    if isinstance(error, dict) and isinstance(error.get("code"), str):
-        # the report's message is the engine's English: the viewer shows this one instead
-        from tapete.server.messages import explain
-
-        params = error.get("params")
-        values = {str(k): str(v) for k, v in params.items()} if isinstance(params, dict) else None
-        out["error_message"] = explain(error["code"], request_language(request), values)
-    return JSONResponse(out, headers={"Content-Language": request_language(request)})
-
-
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
     '<rect x="2" y="2" width="60" height="60" rx="12" fill="#1f6b3f"/>'
@@ -179,7 +135,7 @@ async def favicon(request: Request) -> Response:
 
 
 def web_routes() -> list[BaseRoute]:
-    """The pages, static files, catalogs and replay endpoint of the browser table."""
+    """The pages, static files and catalogs of the browser table."""
     return [
         Route("/", lobby_page, methods=["GET"]),
         Route("/table/{table_id}", table_page, methods=["GET"]),
@@ -187,7 +143,6 @@ def web_routes() -> list[BaseRoute]:
         Route("/favicon.ico", favicon, methods=["GET"]),
         Route("/favicon.svg", favicon, methods=["GET"]),
         Route("/i18n/{lang}.json", i18n_catalog, methods=["GET"]),
-        Route("/api/replay", replay_record, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(static_dir())), name="static"),
     ]
 
