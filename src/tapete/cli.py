@@ -101,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     add_arena_parser(sub)
+    __import__("tapete.analysis").analysis.add_analyze_parser(sub)  # tapete analyze (imports the solver on use)
 
     from tapete.rulebook.cli import add_rules_parser
 

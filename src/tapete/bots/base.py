@@ -12,7 +12,7 @@ from tapete.families.registry import Bot
 Observation = Mapping[str, Any]
 """A seat's observation, as ``game.observation(seat)`` returns it."""
 
-LEVELS = ("easy", "normal", "hard", "ismcts")
+LEVELS = ("easy", "normal", "hard", "ismcts", "expert")
 
 
 def family_factory(game: str) -> BotFactory:

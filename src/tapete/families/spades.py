@@ -75,6 +75,6 @@ SPADES = register(
         hand_results=True,
         hand_changes=_hand_changes,
         side_of=_side_of,
-        bot_levels=("easy", "normal", "hard", "ismcts"),
+        bot_levels=("easy", "normal", "hard", "ismcts", "expert"),
     )
 )

@@ -11,6 +11,7 @@ from typing import Any, cast
 from tapete.bots.base import Observation
 from tapete.bots.budget import Deadline, time_budget
 from tapete.bots.spades.bidding import hard_bid
+from tapete.bots.spades.expert import DEFAULT_DDS_CARDS, DEFAULT_EXPERT_NODES, DEFAULT_EXPERT_SAMPLES, expert_play
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
 from tapete.bots.spades.sampler import Sampler, sample_deal
@@ -70,6 +71,9 @@ class SpadesBot:
         self.c_ucb = float(params.pop("c", 0.7))
         self.bid_samples = int(params.pop("bid_samples", DEFAULT_BID_SAMPLES))
         self.time_budget = time_budget(params.pop("time_budget", None))
+        self.expert_samples = int(params.pop("expert_samples", DEFAULT_EXPERT_SAMPLES))
+        self.expert_nodes = int(params.pop("expert_nodes", DEFAULT_EXPERT_NODES))
+        self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
         if self.search not in ("mcts", "pimc", "tree"):
             raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
@@ -81,7 +85,7 @@ class SpadesBot:
         if view.phase == "bid":
             if self.level == "easy":
                 return easy_bid(view)
-            if self.level == "hard":
+            if self.level in ("hard", "expert"):
                 return hard_bid(view, decision_rng(self.seed, view.obs), self.bid_samples, deadline)
             return normal_bid(view)
         if self.level == "easy":
@@ -89,7 +93,11 @@ class SpadesBot:
         if self.level == "normal":
             return normal_play(view)
         rng = decision_rng(self.seed, view.obs)
-        if self.level == "hard":
+        if self.level == "expert":
+            card = expert_play(view, rng, self.expert_samples, self.expert_nodes, self.dds_cards)
+            if card is not None:
+                return card
+        if self.level in ("hard", "expert"):
             if self.search == "tree":
                 return ismcts_play(view, rng, self.simulations, greedy=True, deadline=deadline)
             if self.search == "pimc":

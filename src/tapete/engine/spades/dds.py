@@ -41,6 +41,10 @@ TABLE_LIMIT: Final = 2_000_000
 """Entries kept in the transposition table before it is cleared."""
 
 
+class SearchLimit(Exception):
+    """A search went past its node budget (``Solver(..., budget=...)``)."""
+
+
 class Order:
     """The card order of one ``TrickTables``: each suit's cards from low to high, by rank."""
 
@@ -127,11 +131,17 @@ def team_of(side: int, seat: int, players: int) -> int:
 
 
 class Solver:
-    """Double-dummy searches for one side (``side``: a mask of seats); the table is reused."""
+    """Double-dummy searches for one side (``side``: a mask of seats); the table is reused.
 
-    def __init__(self, players: int, side: int) -> None:
+    With a ``budget`` each answer (``solve``, ``card_values``) may visit that many nodes
+    at most and raises ``SearchLimit`` past it (the table keeps what was proved).
+    """
+
+    def __init__(self, players: int, side: int, budget: int = 0) -> None:
         self.players = players
         self.side = side
+        self.budget = budget
+        self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
         self.table: dict[int, int] = {}
@@ -168,6 +178,7 @@ class Solver:
         for c in state.trick:
             tm |= 1 << c
         self.trick_mask = tm
+        self.stop_at = self.nodes + self.budget if self.budget > 0 else -1
 
     def clear(self) -> None:
         """Forget the transposition table."""
@@ -244,6 +255,8 @@ class Solver:
         """Fail-soft alpha-beta: the side's tricks from here, with the window ``(alpha, beta)``."""
         b = self.board
         self.nodes += 1
+        if self.nodes == self.stop_at:
+            raise SearchLimit(f"more than {self.budget} nodes")
         key = -1
         lo = 0
         hi = 0
@@ -519,4 +532,4 @@ def _top_of(mask: int, above: tuple[int, ...], rank: tuple[int, ...]) -> int:
     return -1
 
 
-__all__ = ["Board", "Order", "Solver", "order_of", "position", "team_of"]
+__all__ = ["Board", "Order", "SearchLimit", "Solver", "order_of", "position", "team_of"]

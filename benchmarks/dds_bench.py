@@ -1,0 +1,122 @@
+"""Speed of the double-dummy solver: p50 and p95 time per solve, endplay's DDS alongside.
+
+Cases: full 13-card partnership deals at the first lead (``spades``: spades not broken,
+and the same hands with spades broken as endplay solves them), positions with 8 cards
+a hand, and full 17-card cutthroat deals (one seat against the two others). Run it on
+the compiled engine to see the shipped speed, e.g. from a scratch build::
+
+    python setup.py build_ext --inplace     # in a copy of the sources (as tests/test_compiled.py)
+    PYTHONPATH=/that/copy/src python benchmarks/dds_bench.py --deals 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import tapete
+from tapete.engine.spades.dds import Solver, position
+from tapete.engine.spades.game import SpadesGame
+
+RANKS = "23456789TJQKA"
+
+
+def at_first_lead(profile: str, seed: int) -> SpadesGame:
+    """A game of ``profile`` after random bids, at its first lead."""
+    rng = random.Random(seed)
+    g = tapete.new_game(profile, seed=seed)
+    while g.phase.name != "PLAY":
+        g.apply(rng.choice(g.legal_actions()))
+    assert isinstance(g, SpadesGame)
+    return g
+
+
+def team(g: SpadesGame, seat: int) -> int:
+    rules = g.rules
+    return sum(1 << s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def report(name: str, times: list[float]) -> None:
+    times = sorted(times)
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    print(f"{name:<44} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95:9.1f} ms")
+
+
+def endplay_time(hands: list[int], leader: int) -> float | None:
+    try:
+        from endplay.dds import solve_board
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+    pbn = "N:" + " ".join(
+        ".".join(
+            "".join(RANKS[r] for r in range(12, -1, -1) if (hands[seat] >> (13 * s + r)) & 1) for s in (3, 2, 1, 0)
+        )
+        for seat in range(4)
+    )
+    deal = Deal(pbn)
+    deal.trump = Denom.spades
+    deal.first = Player(leader)
+    return timed(lambda: solve_board(deal))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=10, help="deals per case")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--skip-cutthroat", action="store_true")
+    args = ap.parse_args()
+    ours: dict[str, list[float]] = {}
+    theirs: list[float] = []
+    rng = random.Random(args.seed)
+    for i in range(args.deals):
+        g = at_first_lead("spades", args.seed + i)
+        side = team(g, g.turn)
+        ours.setdefault("spades, 13 cards, first lead", []).append(
+            timed(lambda g=g, side=side: Solver(4, side).solve(g))
+        )
+        hands, leader = list(g.hands), g.turn
+        broken = position(hands, turn=leader, tricks_left=13, spades_broken=True)
+        ours.setdefault("spades, 13 cards, spades broken", []).append(
+            timed(lambda b=broken, side=side: Solver(4, side).solve(b))
+        )
+        t = endplay_time(hands, leader)
+        if t is not None:
+            theirs.append(t)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
+        b8 = position(small, turn=i % 4, tricks_left=8, spades_broken=True)
+        ours.setdefault("spades, 8 cards a hand, spades broken", []).append(
+            timed(lambda b=b8, i=i: Solver(4, 0b0101 << (i % 2)).solve(b))
+        )
+        print(f"deal {i + 1}/{args.deals} done", flush=True)
+    if not args.skip_cutthroat:
+        for i in range(args.deals):
+            g = at_first_lead("cutthroat", args.seed + i)
+            ours.setdefault("cutthroat, 17 cards, first lead (paranoid)", []).append(
+                timed(lambda g=g: Solver(3, 1 << g.turn).solve(g))
+            )
+            print(f"cutthroat deal {i + 1}/{args.deals} done", flush=True)
+    import tapete.engine.spades.dds as dds
+
+    print(f"solver module: {dds.__file__}")
+    for name, times in ours.items():
+        report(name, times)
+    if theirs:
+        report("endplay DDS, 13 cards, spades trumps", theirs)
+    else:
+        print("endplay is not installed: no DDS comparison")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The expert level: legal, deterministic, and playing the solver's card once the deal is known."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tapete
+from tapete.bots import make_bot
+from tapete.bots.spades.expert import expert_play, side_mask
+from tapete.bots.spades.view import read_view
+
+FAST = {"expert_samples": 3, "expert_nodes": 30_000, "samples": 8, "rollouts": 60, "bid_samples": 8}
+
+
+@pytest.mark.parametrize("profile", ["spades", "cutthroat", "cutthroat-official"])
+def test_expert_plays_a_legal_hand(profile: str) -> None:
+    g = tapete.new_game(profile, seed=5)
+    bots = [make_bot("expert", seed=s, **FAST) for s in range(g.rules.players)]
+    hand = g.hand_number
+    while not g.is_over() and g.hand_number == hand:
+        seat = g.to_act
+        action = bots[seat].act(g.observation(seat))
+        g.apply(g.parse_action(action))  # refuses anything illegal
+    assert g.hand_number != hand or g.is_over()
+
+
+def _late_position(seed: int) -> tapete.engine.spades.game.SpadesGame:
+    rng = random.Random(seed)
+    g = tapete.new_game("spades", seed=seed)
+    while g.phase.name != "PLAY":
+        legal = g.legal_actions()
+        plain = [a for a in legal if g.action_to_record(a, g.to_act).get("bid") not in (0, "0", "nil", "BN")]
+        g.apply(rng.choice(plain or legal))
+    while max(bin(h).count("1") for h in g.hands) > 3:
+        g.apply(rng.choice(g.legal_actions()))
+    return g  # type: ignore[return-value]
+
+
+def test_expert_is_deterministic_and_uses_the_solver_late() -> None:
+    for seed in range(4):
+        g = _late_position(seed)
+        obs = g.observation(g.to_act)
+        view = read_view(obs)
+        a = make_bot("expert", seed=1, **FAST).act(obs)
+        assert a == make_bot("expert", seed=1, **FAST).act(obs)
+        card = expert_play(view, random.Random(0), 6, 200_000, 7)
+        assert card is not None and card in view.legal
+        assert expert_play(view, random.Random(0), 6, 200_000, 2) is None  # too many cards: hard decides
+        assert side_mask(view) == 0b0101 << (g.to_act % 2)
+
+
+def test_expert_defers_to_hard_on_a_full_hand() -> None:
+    g = tapete.new_game("spades", seed=2)
+    rng = random.Random(2)
+    while g.phase.name != "PLAY":
+        g.apply(rng.choice(g.legal_actions()))
+    view = read_view(g.observation(g.to_act))
+    assert expert_play(view, random.Random(0), 4, 10_000, 7) is None
