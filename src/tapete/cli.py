@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from tapete import __version__, new_game, profile_info, profile_names
+from tapete.analysis import add_analyze_parser
 from tapete.arena import add_arena_parser
 from tapete.errors import TapeteError
 from tapete.records import replay, replay_text
@@ -101,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     add_arena_parser(sub)
-    __import__("tapete.analysis").analysis.add_analyze_parser(sub)  # tapete analyze (imports the solver on use)
+    add_analyze_parser(sub)
 
     from tapete.rulebook.cli import add_rules_parser
 
