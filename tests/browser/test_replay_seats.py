@@ -3,7 +3,7 @@
 In ``cutthroat-5p-2jokers`` the dealer sits out the first trick, so the seats of trick 1
 are not "the leader, then clockwise": with seed 0 the dealer is seat 4 and the trick is
 played by seats 3, 0, 1, 2 (a viewer guessing ``(leader + k) % 5`` shows 3, 4, 0, 1).
-Only the web routes run here (the replay viewer needs no game server).
+The record is replayed by the server's ``POST /api/replay`` (``create_app``; in a worker).
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from starlette.applications import Starlette
 
 import tapete
 from tapete.engine.spades.game import SpadesGame
-from tapete.web import web_routes
 from tests.browser.conftest import require_browser, serve
 
 require_browser()
@@ -26,8 +24,11 @@ NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elena"]
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    with serve(Starlette(routes=web_routes())) as url:
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tapete.server import create_app
+
+    db = tmp_path_factory.mktemp("replay") / "tapete.db"
+    with serve(create_app(f"sqlite:///{db}", bot_executor="thread", bot_workers=1)) as url:
         yield url
 
 

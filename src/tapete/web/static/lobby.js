@@ -4,6 +4,7 @@ import { fourColour, setFourColour } from "./cards.js";
 import { esc } from "./summary.js";
 import { botIcon, personIcon } from "./seats.js";
 import { renderOptions, collectOptions } from "./options.js";
+import { refusal } from "./apierror.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_CHOICES = [["you", "You"], ["friend", "Friend (invite link)"], ["easy", "Bot: easy"], ["normal", "Bot: normal"], ["hard", "Bot: hard"]];
@@ -57,9 +58,14 @@ async function createTable(ev) {
   });
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang },
     body: JSON.stringify({ profile: p.name, options, seats, name: name ? `${name}` : "" }) });
+  // the refusal in our language (429 too_many_tables, 503 server_full/busy included); its English detail is not shown
+  if (!r.ok) {
+    const why = await refusal(r);
+    $("create-error").textContent = `${t("Could not create the table.")} ${why.message}`;
+    $("create-error").dataset.code = why.code;
+    return;
+  }
   const out = await r.json();
-  // the server's message is in our language; its English detail is not shown
-  if (!r.ok) { $("create-error").textContent = `${t("Could not create the table.")} ${out.message || ""}`; return; }
   localStorage.setItem(`tapete.token.${out.table}`, out.seats[0].token);
   localStorage.setItem(`tapete.creator.${out.table}`, out.creator_token);
   const friends = out.seats.filter((s, i) => i > 0 && s.token);
@@ -78,7 +84,8 @@ async function listTables() {
     const mine = localStorage.getItem(`tapete.token.${x.id}`);
     const seats = x.seats.map((s) => (s.kind === "bot" ? botIcon(s.level, t("bot")) : personIcon(s.connected ? t("Player") : t("offline")))).join("");
     const link = mine ? `<a href="/table/${esc(x.id)}">${esc(t("Join"))}</a>` : `<a href="/table/${esc(x.id)}#spectate">${esc(t("Watch"))}</a>`;
-    return `<li><strong>${esc(x.name || x.id)}</strong> — ${esc(titles[x.profile] || x.profile)} <span class="seat-icons">${seats}</span> ${link}</li>`;
+    const deal = x.deal === "creator_seed" ? ` <span class="deal-note" data-seed="${esc(x.seed)}">${esc(t("Dealt from the creator's seed {seed}", { seed: x.seed }))}</span>` : "";
+    return `<li data-table="${esc(x.id)}"><strong>${esc(x.name || x.id)}</strong> — ${esc(titles[x.profile] || x.profile)} <span class="seat-icons">${seats}</span>${deal} ${link}</li>`;
   }).join("");
 }
 

@@ -10,14 +10,21 @@ import { position, badge, directionMark } from "./seats.js";
 import { fanHTML, layout, bindFan } from "./fan.js";
 import { Queue, HOLD, LAST_HOLD, SLIDE, reducedMotion } from "./pacer.js";
 import { openOverlay, closeOverlay, overlayOpen } from "./overlay.js";
+import { refusal } from "./apierror.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const S = {
   ws: null, seat: null, role: null, view: null, version: -1, seats: [], profile: "", options: {}, history: [], over: null,
   selection: new Set(), lifted: null, ui: {}, hint: null, msgId: 0, renderer: null, held: null, fresh: null,
-  pendingHandOver: null, features: [], welcomed: false,
+  pendingHandOver: null, features: [], welcomed: false, deal: "secret", seed: null, retries: 0, connects: 0, hintRef: null,
+  pingAt: 0, pongAt: 0,
 };
+/** A ping every minute keeps the socket alive (the server closes a silent one); a ping left
+ * unanswered for a whole period means the connection is gone: it is replaced. ``tapete.ping``
+ * (milliseconds) in ``localStorage`` changes the period (tests). */
+const PING_EVERY = Number(localStorage.getItem("tapete.ping")) || 60000;
+const RECONNECT_MAX = 15000;
 const queue = new Queue(onMessage);
 
 // --- tokens ------------------------------------------------------------------------------
@@ -75,6 +82,7 @@ function connect() {
   if (!S.view) $("status").textContent = t("Connecting…");
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   S.ws = ws;
+  S.pingAt = 0; S.pongAt = 0;
   ws.onopen = () => {
     const hello = { type: "hello", table: tableId, lang };
     if (TOKEN) hello.token = TOKEN; else hello.spectate = true;
@@ -82,19 +90,42 @@ function connect() {
   };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
+    if (m.type === "welcome") { S.retries = 0; S.connects += 1; $("table").dataset.connects = String(S.connects); }
+    if (m.type === "pong") S.pongAt = Date.now();
     // answers to what you just did are shown at once; what happens at the table is shown in order
     if (m.type === "error") onError(m);
     else if (m.type === "hint") onHint(m);
     else if (m.type === "seats") { S.seats = m.seats; renderPlayers(); }
     else if (m.type !== "pong") queue.push(m);
   };
+  // closed by the server (1008 timeout, 1013 too many sockets), by a proxy or by the network:
+  // a new socket (to whichever node answers) says hello again and gets the full current state
   ws.onclose = () => {
     if (S.ws !== ws) return;
+    S.ws = null;
     $("status").textContent = t("Disconnected. Reconnecting…");
-    setTimeout(connect, 1000);
+    S.retries += 1;
+    setTimeout(connect, Math.min(RECONNECT_MAX, 500 * 2 ** Math.min(S.retries, 5)));
   };
 }
-function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify({ ...msg, id: ++S.msgId })); }
+function keepAlive() {
+  const ws = S.ws;
+  if (!ws || ws.readyState !== 1) return;
+  if (S.pingAt > S.pongAt && Date.now() - S.pingAt >= PING_EVERY * 0.9) {
+    // the last ping was never answered: the connection is gone even if the browser has not noticed
+    S.pingAt = 0; S.pongAt = 0; ws.onclose(); ws.close();
+    return;
+  }
+  if (S.pingAt <= S.pongAt) { S.pingAt = Date.now(); send({ type: "ping" }); }
+}
+setInterval(keepAlive, PING_EVERY);
+/** Send a message with a fresh id (returned, so that an answer can be matched to it). */
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== 1) return null;
+  const id = ++S.msgId;
+  S.ws.send(JSON.stringify({ ...msg, id }));
+  return id;
+}
 function act(action) {
   $("message").innerHTML = "";
   S.lifted = null;
@@ -110,6 +141,7 @@ async function onMessage(m) {
       S.renderer = await loadRenderer(name);
       S.seat = m.seat; S.role = m.role; S.seats = m.seats; S.profile = m.profile; S.options = m.options || {};
       S.features = m.features || [];
+      S.deal = m.deal || "secret"; S.seed = m.seed ?? null;
       renderSettings();
       break;
     }
@@ -204,8 +236,8 @@ async function playAgain() {
   });
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json", "accept-language": lang },
     body: JSON.stringify({ profile: S.profile, options: S.options, seats }) });
+  if (!r.ok) { $("again-links").textContent = `${t("Could not create the table.")} ${(await refusal(r)).message}`; return; }
   const out = await r.json();
-  if (!r.ok) { $("again-links").textContent = `${t("Could not create the table.")} ${out.message || ""}`; return; }
   localStorage.setItem(`tapete.token.${out.table}`, out.seats[S.seat].token);
   localStorage.setItem(`tapete.creator.${out.table}`, out.creator_token);
   const others = out.seats.filter((s) => s.seat !== S.seat && s.token);
@@ -215,6 +247,12 @@ async function playAgain() {
 }
 
 function onError(m) {
+  // the server closes the socket after this one: onclose reconnects
+  if (m.code === "timeout" || m.code === "too_many_connections") { $("status").textContent = t("Disconnected. Reconnecting…"); return; }
+  if (m.ref !== undefined && m.ref === S.hintRef) {
+    S.hintRef = null;
+    if (m.code === "busy") { $("hint-text").textContent = t("The server is busy: try again in a moment."); return; }
+  }
   const box = $("message");
   box.innerHTML = `<span class="refusal" data-code="${esc(m.code)}">${esc(t("Refused: {message}", { message: m.message }))}</span>`;
   $("table").dataset.refusals = String(Number($("table").dataset.refusals || 0) + 1);
@@ -306,7 +344,10 @@ function commonChips(i) {
 
 function renderExtras() {
   const bits = S.renderer.extras(S.view, context());
-  $("extras").innerHTML = bits.map((b) => `<p>${esc(b)}</p>`).join("");
+  // a table dealt from its creator's seed says so to everyone (its deals can be known)
+  const deal = S.deal === "creator_seed" && S.seed !== null
+    ? `<p id="deal-note" class="deal-note">${esc(t("Dealt from the creator's seed {seed}", { seed: S.seed }))}</p>` : "";
+  $("extras").innerHTML = deal + bits.map((b) => `<p>${esc(b)}</p>`).join("");
 }
 
 function renderCenter() {
@@ -333,7 +374,7 @@ function renderControls(myTurn) {
   const group = () => { const g = document.createElement("div"); g.className = "group"; box.append(g); return g; };
   // the tools (Hint, and the family's own) come after the family's controls
   const tools = document.createElement("div"); tools.className = "group tools";
-  if (myTurn) button(tools, t("Hint"), () => send({ type: "hint" }), "", { id: "hint", "aria-keyshortcuts": "H" });
+  if (myTurn) button(tools, t("Hint"), () => { S.hintRef = send({ type: "hint" }); }, "", { id: "hint", "aria-keyshortcuts": "H" });
   const tool = (label, fn, extra = {}) => button(tools, label, fn, "", extra);
   S.renderer.controls(v, { ...context(myTurn), box, group, button, tool });
   if (tools.childElementCount) box.append(tools);

@@ -31,12 +31,23 @@ export function seatChips(v, i, ctx) {
   if ((v.passed || []).includes(i)) chips.push({ text: t("Pass"), cls: "pass" });
   if (v.bonus && v.bonus[i]) chips.push({ text: `✸ +${number(v.bonus[i])}`, label: t("Bomb bonuses"), cls: "bonus" });
   if (v.phase === "over" || v.settlement) chips.push(...ctx.commonChips(i));
+  else if (isMatch(v.match)) chips.push({ text: `Σ ${number(v.match.totals[i] ?? 0)}`, label: t("Match total"), cls: "score match-total" });
   return chips;
 }
 
+/** A match of several deals (``view.match``: deal from 0, deals, totals, results per finished deal). */
+function isMatch(m) { return !!(m && m.deals > 1 && Array.isArray(m.totals)); }
+
 export function extras(v, ctx) {
-  if (!v.bomb_bonuses || !v.bomb_bonuses.length) return [];
-  return [`${t("Bomb bonuses")}: ${v.bomb_bonuses.map((b) => `${ctx.seatName(b.seat)} +${number(b.points)}`).join(", ")}`];
+  const out = [];
+  if (isMatch(v.match)) {
+    out.push(t("Deal {n} of {m}", { n: number(Math.min(v.match.deal, v.match.deals - 1) + 1), m: number(v.match.deals) }));
+    out.push(`${t("Match totals")}: ${v.match.totals.map((x, i) => `${ctx.seatName(i)} ${number(x)}`).join(", ")}`);
+  }
+  if (v.bomb_bonuses && v.bomb_bonuses.length) {
+    out.push(`${t("Bomb bonuses")}: ${v.bomb_bonuses.map((b) => `${ctx.seatName(b.seat)} +${number(b.points)}`).join(", ")}`);
+  }
+  return out;
 }
 
 /** The cards of a play laid in the centre, nudged toward the seat that played them. */
@@ -142,8 +153,20 @@ ${row("change", t("Change"), (i) => `<strong>${num(st.score_change, true)(i)}</s
 <tfoot><tr><th scope="row">${esc(t("Sum"))}</th><td colspan="${n}" data-row="sum">${esc(number(sum))}</td></tr></tfoot></table>`;
 }
 
+/** The deals of a match, each one's changes and the running totals. */
+function matchTable(m, seatName) {
+  const n = m.totals.length;
+  const signed = (x) => esc(typeof x === "number" && x > 0 ? `+${number(x)}` : number(x));
+  const rows = (m.results || []).map((r, k) => `<tr data-deal="${k}"><th scope="row">${esc(t("Deal {n} of {m}", { n: number(k + 1), m: number(m.deals) }))}</th>${Array.from({ length: n }, (_, i) => `<td data-seat="${i}">${signed(r[i])}</td>`).join("")}</tr>`).join("");
+  return `<table class="summary" id="match-totals"><caption>${esc(t("Match totals"))}</caption>
+<thead><tr><th scope="col"><span class="sr-only">${esc(t("Deal"))}</span></th>${Array.from({ length: n }, (_, i) => `<th scope="col">${esc(seatName(i))}</th>`).join("")}</tr></thead>
+<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t("Match total"))}</th>${m.totals.map((x, i) => `<td data-seat="${i}" data-row="total"><strong>${esc(number(x))}</strong></td>`).join("")}</tr></tfoot></table>`;
+}
+
 export function gameOver(o, history, ctx) {
-  return o.settlement ? settlementTable(o.settlement, ctx.seatName) : "";
+  let html = o.settlement ? settlementTable(o.settlement, ctx.seatName) : "";
+  if (isMatch(o.match)) html += matchTable(o.match, ctx.seatName);
+  return html;
 }
 
 // --- the replay viewer ---------------------------------------------------------------------
