@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tapete.i18n import translator
+from tapete.server.messages import explain
 from tests.browser import driver
 from tests.browser.conftest import require_browser, serve
 
@@ -208,3 +209,18 @@ def test_fractional_scores_use_the_languages_decimal_separator(base_url: str, pa
         f"async () => {{ const m = await import('/static/i18n.js'); await m.loadLanguage('{lang}'); return [m.number(3.2), m.number(-1.5)]; }}"
     )
     assert shown == [text, "-" + text.replace("3", "1").replace("2", "5")]
+
+
+@pytest.mark.parametrize("lang", ["es", "ru"])
+def test_a_bad_option_is_told_in_the_lobby_in_the_persons_language(base_url: str, page: Any, lang: str) -> None:
+    page.goto(f"{base_url}/?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#profile", "spades")
+    page.click("#advanced summary")
+    page.fill("#options", json.dumps({"suicide": True, "partnership": False}))  # each fine, not together
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('create-error').dataset.code")
+    tr = translator(lang)
+    why = explain("bad_option", lang, {"option": "suicide", "allowed": "partnership = true"})
+    assert page.locator("#create-error").inner_text() == f"{tr.gettext('Could not create the table.')} {why}"
+    assert page.locator("#create-error").get_attribute("data-code") == "bad_option"
