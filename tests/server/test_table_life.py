@@ -68,6 +68,13 @@ def test_bots_wait_for_next_hand_from_the_person(sqlite_url: str) -> None:
             assert p.recv_type("pong")["ref"] == 1
             time.sleep(0.5)
             assert version(c, t["table"]) == held
+            with c.websocket_connect("/ws") as ws2:  # the person opens the table again: the end of the hand is told
+                p2 = Player(ws2)
+                p2.send({"type": "hello", "table": t["table"], "token": t["seats"][1]["token"]})
+                assert [p2.recv()["type"] for _ in range(3)] == ["welcome", "hand_over", "state"]
+                assert p2.seen[1] == {**over, "version": p2.seen[1]["version"]}
+            time.sleep(0.3)
+            assert version(c, t["table"]) == held
             p.send({"type": "next_hand", "hand": over["hand"]})
             next_bot_move(p)
             assert version(c, t["table"]) > held

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(eq=False)
@@ -21,13 +22,15 @@ class HandGate:
 
     hand: int
     deadline: float
+    summary: dict[str, Any] = field(default_factory=dict)
+    """The ``hand_over`` message, sent again to a person who connects while the bots wait."""
     ready: set[int] = field(default_factory=set)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
 
     @classmethod
-    def after(cls, hand: int, wait: float) -> HandGate:
-        """A gate after hand ``hand`` that opens by itself ``wait`` seconds from now."""
-        return cls(hand, time.monotonic() + wait)
+    def after(cls, hand: int, wait: float, summary: dict[str, Any]) -> HandGate:
+        """A gate after hand ``hand`` (told by ``summary``) that opens by itself ``wait`` seconds from now."""
+        return cls(hand, time.monotonic() + wait, dict(summary))
 
     def left(self) -> float:
         """Seconds until the deadline (0 when it has passed)."""

@@ -202,6 +202,9 @@ class Table:
             seat.clients.add(client)
             seat.left_at = None
         self._emit(client, self._welcome(client))
+        gate = self.gate
+        if gate is not None and client.seat is not None and client.seat not in gate.ready and not gate.opened.is_set():
+            self._emit(client, dict(gate.summary))  # the end of the hand the bots are waiting on, not lost
         self._emit(client, self._state(client.seat, None))
         if self.is_over():
             self._emit(client, {"type": "game_over", "table": self.id, **game_summary(self.game)})
@@ -328,12 +331,11 @@ class Table:
         cache: dict[int | None, dict[str, JSON]] = {}
         hand_done = self.family.hand_results and (hand_index(game) != hand_before or game.is_over())
         if hand_done:
-            if not game.is_over() and self.config.next_hand_wait > 0:
-                self.gate = HandGate.after(hand_before, self.config.next_hand_wait)
             summary = hand_summary(game, hand_before)
-            self._broadcast(
-                lambda c: {"type": "hand_over", "table": self.id, "version": self.version, **(summary or {})}
-            )
+            hand_over = {"type": "hand_over", "table": self.id, "version": self.version, **(summary or {})}
+            if not game.is_over() and self.config.next_hand_wait > 0:
+                self.gate = HandGate.after(hand_before, self.config.next_hand_wait, hand_over)
+            self._broadcast(lambda c: dict(hand_over))
         self._broadcast(lambda c: self._state(c.seat, last, cache))
         if game.is_over():
             over = game_summary(game)
