@@ -28,7 +28,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tapete.server import create_app
 
     db = tmp_path_factory.mktemp("replay") / "tapete.db"
-    with serve(create_app(f"sqlite:///{db}", bot_executor="thread", bot_workers=1)) as url:
+    with serve(create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=1)) as url:
         yield url
 
 
@@ -79,3 +79,30 @@ def test_5p_two_joker_replay_shows_the_seats_the_engine_logged(browser: Any, bas
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_a_finished_tables_replay_names_its_players(browser: Any, base_url: str) -> None:
+    """The server writes each seat's name into the record (``players``); the viewer shows them."""
+    import time
+    import urllib.request
+
+    seats = [{"kind": "bot", "level": "easy", "name": "Ana"}, "normal", "easy"]
+    body = json.dumps({"profile": "runfast", "seats": seats, "seed": 5}).encode()
+    req = urllib.request.Request(f"{base_url}/api/tables", data=body, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        table = json.loads(r.read())["table"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{base_url}/api/tables/{table}") as r:
+            if json.loads(r.read())["status"] == "finished":
+                break
+        time.sleep(0.1)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/replay?lang=en&table={table}")
+        page.wait_for_function("() => Number(document.getElementById('replay').dataset.steps) > 2")
+        names = page.locator(".replay-seat .name").all_inner_texts()
+        assert names == ["Ana", "Bot 2 (normal)", "Bot 3 (easy)"]
+    finally:
+        context.close()
