@@ -224,3 +224,30 @@ def test_a_bad_option_is_told_in_the_lobby_in_the_persons_language(base_url: str
     why = explain("bad_option", lang, {"option": "suicide", "allowed": "partnership = true"})
     assert page.locator("#create-error").inner_text() == f"{tr.gettext('Could not create the table.')} {why}"
     assert page.locator("#create-error").get_attribute("data-code") == "bad_option"
+
+
+def test_bots_wait_for_next_hand_at_the_table(tmp_path_factory: pytest.TempPathFactory, page: Any) -> None:
+    """The table sends ``next_hand`` when the person closes the summary; till then the bots wait."""
+    from tapete.server import create_app
+
+    db = tmp_path_factory.mktemp("gate") / "tapete.db"
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=2, next_hand_wait=30.0)
+    with serve(app, ws="websockets-sansio") as url:
+        # cutthroat, seed 7: seat 0 (a bot) bids first in the second hand; the person sits at seat 1
+        t = driver.create_table(url, "cutthroat", ["easy", "human", "easy"], seed=7)
+        page.goto(f"{url}/table/{t['table']}?lang=en#token={t['seats'][1]['token']}")
+        page.wait_for_selector("#table:not([data-version='-1'])")
+        assert driver.play_spades_hand(page) == "hand"
+
+        def version() -> int:
+            return int(
+                page.evaluate(f"() => fetch('/api/tables/{t['table']}').then((r) => r.json()).then((x) => x.version)")
+            )
+
+        held = version()
+        page.wait_for_timeout(1500)
+        assert version() == held  # the bot holds its first bid while the summary is open
+        driver.next_hand(page)
+        page.wait_for_function(
+            f"() => Number(document.getElementById('table').dataset.version) > {held}", timeout=15_000
+        )
