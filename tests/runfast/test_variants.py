@@ -192,3 +192,35 @@ def test_bots_play_the_variants_legally_over_a_match(profile: str, level: str) -
         assert seat is not None
         g.apply(bots[seat].act(g.observation(seat)))
     assert g.hand_number == 1 and sum(g.scores()) == 0
+
+
+# --- the variants against the brute-force reading of the rules --------------------------
+def _ref_legal_with_one_card_rule(g: RunFastGame) -> set[int]:
+    from tests.runfast.test_properties import ref_legal
+
+    out = ref_legal(g)
+    seat = g.to_act
+    assert seat is not None
+    if g.rules.one_card_rule and g.hands[(seat + 1) % 3].bit_count() == 1:
+        top = max(rf_rank(c) for c in iter_bits(g.hands[seat]))
+        out = {m for m in out if m.bit_count() != 1 or rf_rank(m.bit_length() - 1) == top}
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fifteen_card_games_match_the_brute_force_reading_and_conserve_the_deck(seed: int) -> None:
+    g = tapete.new_game("runfast-15", seed=seed, options={"deals": 2})
+    assert isinstance(g, RunFastGame)
+    rng = random.Random(seed)
+    deck = g.rules.deck_mask
+    checked = 0
+    while not g.is_over():
+        hands = g.hands
+        held = hands[0] | hands[1] | hands[2]
+        played = sum(m for _, m in g.log)
+        assert held & played == 0 and held | played == deck
+        if sum(h.bit_count() for h in hands) <= 20:  # small hands: the brute force stays quick
+            assert set(g.legal_actions()) == _ref_legal_with_one_card_rule(g)
+            checked += 1
+        g.apply(rng.choice(g.legal_actions()))
+    assert checked > 0 and sum(g.scores()) == 0
