@@ -112,3 +112,15 @@ def test_the_prize_jack_example_adds_no_new_bags(lang: str, same: str) -> None:
     text = page("cutthroat-official", lang)
     assert same in text
     assert "2 bags would be added" not in text and "añadirían 2 bolsas" not in text
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["One card left", "must play their highest card", "Deal 15 cards to each player", "45 cards"]),
+    ("es", ["Una carta en mano", "debe jugar su carta más alta", "Reparta 15 cartas", "45 cartas"]),
+    ("ru", ["Одна карта на руках", "старшую карту", "по 15 карт", "45 карт"]),
+])
+def test_the_fifteen_card_page_states_its_deck_and_the_one_card_rule(lang: str, words: list[str]) -> None:
+    text = page("runfast-15", lang)
+    for word in words:
+        assert word in text, word
+    assert words[0] not in page("runfast", lang)

@@ -306,7 +306,7 @@ def spades_page(w: Writer, r: SpadesRules) -> tuple[list[SectionSpec], list[Ques
 
 def runfast_page(w: Writer, r: Any) -> tuple[list[SectionSpec], list[Question]]:
     """The sections and FAQ of a Run Fast page (registered in ``tapete.families.runfast``)."""
-    return runfast_sections(w, r), runfast_faq(w)
+    return runfast_sections(w, r), runfast_faq(w, r)
 
 
 # --- Spades family ---------------------------------------------------------------------------
@@ -1227,7 +1227,16 @@ def runfast_examples(w: Writer, r: Any) -> list[Block]:
     ]
 
 
-def runfast_faq(w: Writer) -> list[Question]:
+def runfast_faq(w: Writer, r: Any) -> list[Question]:
+    extra: list[Question] = []
+    if r.one_card_rule:
+        extra.append(Question(w.s_("The next player has one card left: must I play my highest card?"), w._(
+            "Only if you play a single card: then it must be of the highest rank you hold. A pair, a straight or "
+            "any other shape is played as usual.")))
+    return [*runfast_faq_core(w), *extra]
+
+
+def runfast_faq_core(w: Writer) -> list[Question]:
     return [
         Question(w.s_("Does a pass end my turn for the round?"), w._(
             "No. A pass only skips this turn. If the next player beats the play, the turn comes back to you and you "
