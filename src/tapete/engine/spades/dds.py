@@ -48,7 +48,7 @@ class SearchLimit(Exception):
 class Order:
     """The card order of one ``TrickTables``: each suit's cards from low to high, by rank."""
 
-    __slots__ = ("above", "groups", "rank", "suits", "trumps")
+    __slots__ = ("above", "down", "groups", "rank", "suits", "trumps")
 
     def __init__(self, tables: TrickTables) -> None:
         self.rank: tuple[int, ...] = tables.rank
@@ -61,6 +61,7 @@ class Order:
             cards.sort(key=lambda c: tables.rank[c])
             suits.append(tuple(cards))
         self.suits: tuple[tuple[int, ...], ...] = tuple(suits)
+        self.down: tuple[tuple[int, ...], ...] = tuple(tuple(reversed(x)) for x in suits)
 
 
 _ORDERS: dict[str, Order] = {}
@@ -144,7 +145,11 @@ class Solver:
         self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
-        self.table: dict[int, int] = {}
+        self.table: dict[int, list[int]] = {}
+        self.entries = 0
+        self.lens = 0
+        self.unit: list[int] = [0] * 64
+        self.rel = 0
         self.owner: list[int] = [0] * 64
         self.nodes = 0
         self.history: list[int] = [0] * 64
@@ -158,12 +163,12 @@ class Solver:
         b.copy_trick_state(state, list(state.trick), [])
         b.prize_masks = ()
         b.prize_all = 0
-        if len(self.table) > TABLE_LIMIT:
-            self.table = {}
+        if self.entries > TABLE_LIMIT:
+            self.clear()
         order = order_of(b.tables)
         if order is not self.order:
             self.order = order
-            self.table = {}
+            self.clear()
         live = 0
         for seat in range(self.players):
             hand = state.hands[seat]
@@ -174,6 +179,18 @@ class Solver:
                 self.owner[low.bit_length() - 1] = seat
                 m ^= low
         self.live = live
+        lens = 0
+        groups = order.groups
+        for seat in range(self.players):
+            hand = state.hands[seat]
+            for g in range(len(groups)):
+                lens |= _count(hand & groups[g]) << (20 * seat + 5 * g)
+                m = hand & groups[g]
+                while m:
+                    low = m & -m
+                    self.unit[low.bit_length() - 1] = 1 << (20 * seat + 5 * g)
+                    m ^= low
+        self.lens = lens
         tm = 0
         for c in state.trick:
             tm |= 1 << c
@@ -183,6 +200,7 @@ class Solver:
     def clear(self) -> None:
         """Forget the transposition table."""
         self.table = {}
+        self.entries = 0
 
     # --- the answers --------------------------------------------------------------------
     def solve(self, state: TrickState) -> int:
@@ -225,6 +243,8 @@ class Solver:
         lead_mask, power, best_card, best_seat = b.lead_mask, b.power, b.best_card, b.best_seat
         broken, lead2c, sitting = b.spades_broken, b.must_lead_2c, b.sitting_out
         saved_mask = self.trick_mask
+        unit = self.unit[card]
+        self.lens -= unit
         self.live ^= bit
         self.trick_mask = saved_mask | bit
         b.play(card)
@@ -233,6 +253,13 @@ class Solver:
             gain = (self.side >> w) & 1
             self.trick_mask = 0
             v = gain + (self._mtd(0, b.tricks_left) if alpha < 0 else self._search(alpha - gain, beta - gain))
+            # the winning card's rank mattered if it beat a card of its own suit
+            wc = card
+            for c in trick:
+                if power[c] > power[wc]:
+                    wc = c
+            if (saved_mask | bit) & b.follow[wc] & ~(1 << wc):
+                self.rel |= 1 << wc
             b.tricks_won[w] -= 1
             b.tricks_left += 1
             b.trick = trick
@@ -248,55 +275,91 @@ class Solver:
         b.lead_mask, b.power, b.best_card, b.best_seat = lead_mask, power, best_card, best_seat
         b.spades_broken, b.must_lead_2c = broken, lead2c
         self.live ^= bit
+        self.lens += unit
         self.trick_mask = saved_mask
         return v
 
     def _search(self, alpha: int, beta: int) -> int:
-        """Fail-soft alpha-beta: the side's tricks from here, with the window ``(alpha, beta)``."""
+        """Fail-soft alpha-beta: the side's tricks from here, with the window ``(alpha, beta)``.
+
+        Leaves in ``self.rel`` the cards whose ranks the answer depends on ("winning
+        ranks"): at a trick boundary the table stores the answer for every position with
+        the same suit lengths and the same owners of each suit's live cards from the top
+        down to the lowest relevant one, so positions differing in low cards share it.
+        """
         b = self.board
         self.nodes += 1
         if self.nodes == self.stop_at:
             raise SearchLimit(f"more than {self.budget} nodes")
-        key = -1
+        boundary = not b.trick
+        sig = 0
+        code = 0
         lo = 0
         hi = 0
         hint = -1
-        if not b.trick:
+        rel = 0
+        if boundary:
             left = b.tricks_left
             if left == 0 or beta <= 0:
+                self.rel = 0
                 return 0
             if alpha >= left:
+                self.rel = 0
                 return left
             if left == 1:
                 return self._last_trick()
-            key = self._key()
-            entry = self.table.get(key, -1)
-            if entry >= 0:
-                lo = (entry >> 6) & 63
-                hi = entry & 63
-                hint = entry >> 12
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-            else:
-                hi = left
-                if b.sitting_out < 0 and not b.must_lead_2c:
-                    q = self._quick_tricks()
-                    if (self.side >> b.turn) & 1:
+            sig = self._signature()
+            code = self._code()
+            hi = left
+            bucket = self.table.get(sig)
+            used = 0
+            if bucket is not None:
+                i = 0
+                n = len(bucket)
+                while i < n:
+                    m = bucket[i]
+                    if code & m == bucket[i + 1]:
+                        d = bucket[i + 2]
+                        elo = (d >> 6) & 63
+                        ehi = d & 63
+                        if elo > lo:
+                            lo = elo
+                            used |= m
+                            hint = d >> 12
+                        if ehi < hi:
+                            hi = ehi
+                            used |= m
+                            if hint < 0:
+                                hint = d >> 12
+                    i += 3
+                if lo >= beta or hi <= alpha:
+                    self.rel = self._cards_of(used)
+                    return lo if lo >= beta else hi
+            if used:
+                rel = self._cards_of(used)
+            if b.sitting_out < 0 and not b.must_lead_2c:
+                self.rel = 0
+                q = self._quick_tricks()
+                if (self.side >> b.turn) & 1:
+                    if q > lo:
                         lo = q
-                    else:
-                        hi = left - q
-                ours = self._sure_trumps(self.side)
-                if ours > lo:
-                    lo = ours
-                theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
-                if theirs < hi:
-                    hi = theirs
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
+                        rel |= self.rel
+                elif left - q < hi:
+                    hi = left - q
+                    rel |= self.rel
+            self.rel = 0
+            ours = self._sure_trumps(self.side)
+            if ours > lo:
+                lo = ours
+                rel |= self.rel
+            self.rel = 0
+            theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
+            if theirs < hi:
+                hi = theirs
+                rel |= self.rel
+            if lo >= beta or hi <= alpha:
+                self.rel = rel
+                return lo if lo >= beta else hi
             if alpha < lo:
                 alpha = lo
             if beta > hi:
@@ -307,7 +370,9 @@ class Solver:
         a = alpha
         z = beta
         for card in self._ordered_moves(b.turn, hint):
+            self.rel = 0
             v = self._try(card, a, z)
+            rel |= self.rel
             if maximize:
                 if v > best:
                     best = v
@@ -325,7 +390,7 @@ class Solver:
                     break
                 if v < z:
                     z = v
-        if key >= 0:
+        if boundary:
             if best <= alpha:
                 hi = best
             elif best >= beta:
@@ -333,29 +398,106 @@ class Solver:
             else:
                 lo = best
                 hi = best
-            self.table[key] = (best_move << 12) | (lo << 6) | hi
+            if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
+                rel = self.live  # ranks decide what may be played, or the first trick: keep all
+            self._store(sig, code, rel, (best_move << 12) | (lo << 6) | hi)
+        self.rel = rel
         return best
 
-    # --- helpers ------------------------------------------------------------------------
-    def _key(self) -> int:
-        """The position at a trick boundary: owners of the live cards in rank order, leader, flags."""
+    def _store(self, sig: int, code: int, rel: int, data: int) -> None:
+        """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards."""
+        mask = self._pattern(rel)
+        key = code & mask
+        bucket = self.table.get(sig)
+        if bucket is None:
+            self.table[sig] = [mask, key, data]
+            self.entries += 1
+            return
+        i = 0
+        n = len(bucket)
+        while i < n:
+            if bucket[i] == mask and bucket[i + 1] == key:
+                old = bucket[i + 2]
+                lo = (data >> 6) & 63
+                hi = data & 63
+                olo = (old >> 6) & 63
+                ohi = old & 63
+                if olo > lo:
+                    lo = olo
+                if ohi < hi:
+                    hi = ohi
+                bucket[i + 2] = (data >> 12 << 12) | (lo << 6) | hi
+                return
+            i += 3
+        bucket.append(mask)
+        bucket.append(key)
+        bucket.append(data)
+        self.entries += 1
+
+    def _signature(self) -> int:
+        """The leader, the flags and every hand's length in each suit."""
         b = self.board
+        sig = b.turn | ((b.sitting_out + 1) << 3)
+        if b.spades_broken:
+            sig |= 64
+        if b.must_lead_2c:
+            sig |= 128
+        if b.must_beat:
+            sig |= 256
+        return (self.lens << 9) | sig
+
+    def _code(self) -> int:
+        """The owners of each suit's live cards from the top down, 3 bits each, a suit every 60 bits."""
         owner = self.owner
         live = self.live
-        key = b.turn | ((b.sitting_out + 1) << 5)
-        if b.spades_broken:
-            key |= 8
-        if b.must_lead_2c:
-            key |= 16
-        if b.must_beat:
-            key |= 256
-        for suit in self.order.suits:
+        code = 0
+        shift = 0
+        for suit in self.order.down:
+            part = 0
+            j = 0
             for c in suit:
                 if (live >> c) & 1:
-                    key = (key << 3) | owner[c]
-            key = (key << 3) | 7
-        return key
+                    part |= owner[c] << j
+                    j += 3
+            code |= part << shift
+            shift += 60
+        return code
 
+    def _pattern(self, rel: int) -> int:
+        """The bits of ``_code`` for each suit's live cards down to its lowest card in ``rel``."""
+        live = self.live
+        mask = 0
+        shift = 0
+        for suit in self.order.down:
+            if rel & self.order.groups[shift // 60]:
+                j = 0
+                k = 0
+                for c in suit:
+                    if (live >> c) & 1:
+                        j += 1
+                        if (rel >> c) & 1:
+                            k = j
+                mask |= ((1 << (3 * k)) - 1) << shift
+            shift += 60
+        return mask
+
+    def _cards_of(self, mask: int) -> int:
+        """The live cards whose owners ``mask`` (a ``_pattern``) covers."""
+        live = self.live
+        out = 0
+        shift = 0
+        for suit in self.order.down:
+            j = shift
+            for c in suit:
+                if (live >> c) & 1:
+                    if (mask >> j) & 7 == 0:
+                        break
+                    out |= 1 << c
+                    j += 3
+            shift += 60
+        return out
+
+    # --- helpers ------------------------------------------------------------------------
     def _last_trick(self) -> int:
         """The last trick, every card forced: 1 if the side wins it (``trick_winner`` decides)."""
         b = self.board
@@ -366,7 +508,13 @@ class Solver:
             cards.append(b.hands[seat].bit_length() - 1)
             seats.append(seat)
             seat = b.next_of[seat]
-        return (self.side >> trick_winner(cards, seats, b.tables)[1]) & 1
+        wc, ws = trick_winner(cards, seats, b.tables)
+        group = b.follow[wc]
+        self.rel = 0
+        for c in cards:
+            if c != wc and (group >> c) & 1:
+                self.rel = 1 << wc
+        return (self.side >> ws) & 1
 
     def _sure_trumps(self, team: int) -> int:
         """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
@@ -382,6 +530,8 @@ class Solver:
         floor = (
             self.order.above[self.order.rank[_top_of(theirs, self.order.above, self.order.rank)]] if theirs else trumps
         )
+        if theirs:
+            self.rel = floor & trumps
         best = 0
         for seat in range(self.players):
             if (team >> seat) & 1:
@@ -426,6 +576,7 @@ class Solver:
             m ^= low
             if rest & above[rank[low.bit_length() - 1]] == 0:
                 n += 1
+                self.rel |= low
         return n
 
     def _ranked(self, legal: int) -> list[int]:
