@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import tapete
 from tests.browser import driver
 from tests.browser.conftest import ARTIFACTS, require_browser, serve
 
@@ -361,3 +362,17 @@ def test_your_own_actions_are_told_in_the_second_person(page: Any, base_url: str
     page.wait_for_function("window.__said.some((s) => s === 'You bid 3')")
     said = page.evaluate("window.__said")
     assert not [s for s in said if re.match(r"^you (bids|plays|looks|wins)", s)], said
+
+
+def test_the_seating_draw_is_shown_at_the_start(page: Any, server: tuple[str, Any]) -> None:
+    url, app = server
+    table = driver.create_table(url, "cutthroat-official", ["human", "easy", "easy"], seed=5)
+    driver.open_table(page, url, table)
+    page.wait_for_selector("#seating-draw figure")
+    game = app.state.hub.tables[table["table"]].game
+    shown = page.eval_on_selector_all("#seating-draw figure", "fs => fs.map((f) => f.dataset.card)")
+    assert shown == [str(tapete.Card(c)) for c in game.draw]
+    dealer = page.eval_on_selector_all(
+        "#seating-draw figure", "fs => fs.findIndex((f) => f.textContent.includes('deals'))"
+    )
+    assert dealer == game.logs[0].dealer

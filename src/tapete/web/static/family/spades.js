@@ -101,7 +101,7 @@ function drawHTML(v, ctx) {
   const d = v.draw || v.seating_draw;
   if (!Array.isArray(d) || !d.length || (v.tricks || []).length || (v.trick && v.trick.cards.length) || v.hand_number) return "";
   const leader = (v.dealer + 1) % d.length;
-  return `<div class="draw" id="seating-draw"><p>${esc(t("Seating draw"))}</p><div class="draw-cards">${d.map((c, i) => `<figure>${cardSVG(c)}<figcaption>${esc(ctx.seatName(i))}${i === v.dealer ? ` · ${esc(t("deals"))}` : ""}${i === leader ? ` · ${esc(t("leads"))}` : ""}</figcaption></figure>`).join("")}</div></div>`;
+  return `<div class="draw" id="seating-draw"><p>${esc(t("Seating draw"))}</p><div class="draw-cards">${d.map((c, i) => `<figure data-card="${esc(c)}" data-seat="${i}">${cardSVG(c)}<span class="sr-only">${esc(cardName(c))}</span><figcaption>${esc(ctx.seatName(i))}${i === v.dealer ? ` · ${esc(t("deals"))}` : ""}${i === leader ? ` · ${esc(t("leads"))}` : ""}</figcaption></figure>`).join("")}</div></div>`;
 }
 
 export function center(v, ctx) {
