@@ -18,7 +18,7 @@ import time
 from tapete.engine.spades.dds import Solver, position
 
 
-def run(cards: int, deals: int, seed: int) -> None:
+def run(cards: int, deals: int, seed: int, values: bool = False) -> None:
     rng = random.Random(seed)
     total = 0
     start = time.perf_counter()
@@ -29,7 +29,7 @@ def run(cards: int, deals: int, seed: int) -> None:
         b = position(hands, turn=i % 4, tricks_left=cards, spades_broken=True)
         solver = Solver(4, 0b0101 << (i % 2))
         t = time.perf_counter()
-        v = solver.solve(b)
+        v = max(solver.card_values(b).values()) if values else solver.solve(b)
         dt = time.perf_counter() - t
         total += solver.nodes
         print(f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {len(solver.table):>8}  {1000 * dt:9.1f} ms")
@@ -42,17 +42,18 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="run under pyinstrument")
+    ap.add_argument("--values", action="store_true", help="card_values (every lead's value), not solve")
     args = ap.parse_args()
     if args.profile:
         from pyinstrument import Profiler
 
         prof = Profiler()
         prof.start()
-        run(args.cards, args.deals, args.seed)
+        run(args.cards, args.deals, args.seed, args.values)
         prof.stop()
         print(prof.output_text(unicode=False, color=False, flat=True))
     else:
-        run(args.cards, args.deals, args.seed)
+        run(args.cards, args.deals, args.seed, args.values)
 
 
 if __name__ == "__main__":

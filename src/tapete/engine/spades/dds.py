@@ -147,6 +147,7 @@ class Solver:
         self.order = order_of(self.board.tables)
         self.table: dict[int, list[int]] = {}
         self.entries = 0
+        self.guess = -1
         self.lens = 0
         self.unit: list[int] = [0] * 64
         self.rel = 0
@@ -213,20 +214,27 @@ class Solver:
         self.load(state)
         b = self.board
         out: dict[int, int] = {}
+        self.guess = -1
         for cls in self._classes(b.playable_cards(b.hands[b.turn])):
             v = self._value_after(cls[-1])
+            self.guess = v  # the next card's value is likely close
             for c in cls:
                 out[c] = v
         return out
 
     # --- search -------------------------------------------------------------------------
-    def _mtd(self, lo: int, hi: int) -> int:
-        """The exact value in ``[lo, hi]`` by null-window searches, stepping up from ``lo``."""
+    def _mtd(self, lo: int, hi: int, guess: int = -1) -> int:
+        """The exact value in ``[lo, hi]`` by null-window searches: stepping up from ``lo``,
+        or first testing ``guess`` (a neighbour's value) and stepping from there."""
+        t = guess if lo < guess <= hi else lo + 1
         while lo < hi:
-            r = self._search(lo, lo + 1)
-            if r <= lo:
-                return lo
-            lo = r
+            r = self._search(t - 1, t)
+            if r >= t:
+                lo = r
+                t = lo + 1
+            else:
+                hi = r
+                t = hi
         return lo
 
     def _value_after(self, card: int) -> int:
@@ -252,7 +260,9 @@ class Solver:
             w = b.last_winner
             gain = (self.side >> w) & 1
             self.trick_mask = 0
-            v = gain + (self._mtd(0, b.tricks_left) if alpha < 0 else self._search(alpha - gain, beta - gain))
+            v = gain + (
+                self._mtd(0, b.tricks_left, self.guess - gain) if alpha < 0 else self._search(alpha - gain, beta - gain)
+            )
             # the winning card's rank mattered if it beat a card of its own suit
             wc = card
             for c in trick:
@@ -266,7 +276,7 @@ class Solver:
             if b.sitting_out != sitting:
                 b.sit_out(sitting)
         elif alpha < 0:
-            v = self._mtd(0, b.tricks_left)
+            v = self._mtd(0, b.tricks_left, self.guess)
         else:
             v = self._search(alpha, beta)
         trick.pop()
@@ -314,9 +324,8 @@ class Solver:
             bucket = self.table.get(sig)
             used = 0
             if bucket is not None:
-                i = 0
-                n = len(bucket)
-                while i < n:
+                i = len(bucket) - 3  # the latest entries first
+                while i >= 0:
                     m = bucket[i]
                     if code & m == bucket[i + 1]:
                         d = bucket[i + 2]
@@ -331,7 +340,9 @@ class Solver:
                             used |= m
                             if hint < 0:
                                 hint = d >> 12
-                    i += 3
+                        if lo >= beta or hi <= alpha:
+                            break
+                    i -= 3
                 if lo >= beta or hi <= alpha:
                     self.rel = self._cards_of(used)
                     return lo if lo >= beta else hi
