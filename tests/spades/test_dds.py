@@ -139,6 +139,25 @@ def test_one_table_serves_many_positions() -> None:
         assert solver.solve(ref) == minimax(ref, 0b0101, {})
 
 
+@pytest.mark.parametrize("profile", SPADES_PROFILES)
+def test_shared_table_stays_exact_across_deals(profile: str) -> None:
+    """One solver (one winning-ranks table) answers many positions of a profile, every
+    card's value included: entries stored for one position and matched by another whose
+    low cards differ must still give the minimax values."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    side = _side(profile, 0)
+    solver = Solver(n, side)
+    for seed in range(12):
+        ref = small_position(profile, 1000 + seed, 4 if n == 5 else 5, seed % 7)
+        memo: dict[tuple[object, ...], int] = {}
+        assert solver.solve(ref) == minimax(ref, side, memo)
+        if ref.tricks_left == 0:
+            continue
+        for card, v in solver.card_values(ref).items():
+            child = ref.child(card)
+            assert v == _gain(ref, child, side) + minimax(child, side, memo), (seed, card)
+
+
 def test_position_plays_the_trick_so_far() -> None:
     from tapete.cards import mask_of_names as m
 
