@@ -37,6 +37,8 @@ from typing import Final
 
 from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
 
+SUIT_BITS: Final = (1 << 60) - 1
+"""One suit's part of a position's code (``Solver._code``): 3 bits a card."""
 TABLE_LIMIT: Final = 2_000_000
 """Entries kept in the transposition table before it is cleared."""
 
@@ -479,8 +481,11 @@ class Solver:
         live = self.live
         mask = 0
         shift = 0
-        for suit in self.order.down:
-            if rel & self.order.groups[shift // 60]:
+        groups = self.order.groups
+        down = self.order.down
+        for i in range(len(down)):
+            suit = down[i]
+            if rel & groups[i]:
                 j = 0
                 k = 0
                 for c in suit:
@@ -498,14 +503,17 @@ class Solver:
         out = 0
         shift = 0
         for suit in self.order.down:
-            j = shift
+            k = ((mask >> shift) & SUIT_BITS).bit_length()
+            shift += 60
+            if k == 0:
+                continue
+            k = (k + 2) // 3
             for c in suit:
                 if (live >> c) & 1:
-                    if (mask >> j) & 7 == 0:
-                        break
                     out |= 1 << c
-                    j += 3
-            shift += 60
+                    k -= 1
+                    if k == 0:
+                        break
         return out
 
     # --- helpers ------------------------------------------------------------------------
