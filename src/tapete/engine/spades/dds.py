@@ -147,7 +147,7 @@ class Solver:
         self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
-        self.table: dict[int, list[int]] = {}
+        self.table: dict[int, dict[int, dict[int, int]]] = {}
         self.entries = 0
         self.guess = -1
         self.lens = 0
@@ -326,11 +326,9 @@ class Solver:
             bucket = self.table.get(sig)
             used = 0
             if bucket is not None:
-                i = len(bucket) - 3  # the latest entries first
-                while i >= 0:
-                    m = bucket[i]
-                    if code & m == bucket[i + 1]:
-                        d = bucket[i + 2]
+                for m, entries in bucket.items():
+                    d = entries.get(code & m, -1)
+                    if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
                         if elo > lo:
@@ -344,7 +342,6 @@ class Solver:
                                 hint = d >> 12
                         if lo >= beta or hi <= alpha:
                             break
-                    i -= 3
                 if lo >= beta or hi <= alpha:
                     self.rel = self._cards_of(used)
                     return lo if lo >= beta else hi
@@ -423,29 +420,24 @@ class Solver:
         key = code & mask
         bucket = self.table.get(sig)
         if bucket is None:
-            self.table[sig] = [mask, key, data]
+            bucket = self.table[sig] = {}
+        entries = bucket.get(mask)
+        if entries is None:
+            entries = bucket[mask] = {}
+        old = entries.get(key, -1)
+        if old >= 0:
+            lo = (data >> 6) & 63
+            hi = data & 63
+            olo = (old >> 6) & 63
+            ohi = old & 63
+            if olo > lo:
+                lo = olo
+            if ohi < hi:
+                hi = ohi
+            data = (data >> 12 << 12) | (lo << 6) | hi
+        else:
             self.entries += 1
-            return
-        i = 0
-        n = len(bucket)
-        while i < n:
-            if bucket[i] == mask and bucket[i + 1] == key:
-                old = bucket[i + 2]
-                lo = (data >> 6) & 63
-                hi = data & 63
-                olo = (old >> 6) & 63
-                ohi = old & 63
-                if olo > lo:
-                    lo = olo
-                if ohi < hi:
-                    hi = ohi
-                bucket[i + 2] = (data >> 12 << 12) | (lo << 6) | hi
-                return
-            i += 3
-        bucket.append(mask)
-        bucket.append(key)
-        bucket.append(data)
-        self.entries += 1
+        entries[key] = data
 
     def _signature(self) -> int:
         """The leader, the flags and every hand's length in each suit."""
