@@ -16,29 +16,22 @@ from hypothesis import strategies as st
 
 import tapete
 from tapete.engine.spades.dds import Board, Solver, position, team_of
-from tapete.engine.spades.trick import TrickState
 from tapete.profiles import profile_info, profile_names
 
 SPADES_PROFILES = [p for p in profile_names() if profile_info(p).family == "spades"]
 
 
-class _Ref(TrickState):
-    """A trick-core state that is copied, never undone (the reference search's)."""
-
-    __slots__ = ()
-
-    def end_trick(self, winner: int) -> None:
-        self.turn = winner
-        self.trick = []
-
-    def child(self, card: int) -> _Ref:
-        out = _Ref(self.num_players, ())
-        out.copy_trick_state(self, list(self.trick), [])
-        out.play(card)
-        return out
+def _child(state: Board, card: int) -> Board:
+    """A copy of ``state`` with ``card`` played (the reference search copies, never undoes;
+    ``Board``, the solver's trick-core state, is used because a compiled ``TrickState``
+    cannot be subclassed here)."""
+    out = Board(state.num_players)
+    out.copy_trick_state(state, list(state.trick), [])
+    out.play(card)
+    return out
 
 
-def minimax(state: _Ref, side: int, memo: dict[tuple[object, ...], int]) -> int:
+def minimax(state: Board, side: int, memo: dict[tuple[object, ...], int]) -> int:
     """The side's tricks from here by exhaustive minimax (tricks counted by the core)."""
     if state.tricks_left == 0:
         return 0
@@ -55,14 +48,14 @@ def minimax(state: _Ref, side: int, memo: dict[tuple[object, ...], int]) -> int:
         return memo[key]
     values = [
         _gain(state, child, side) + minimax(child, side, memo)
-        for child in (state.child(c) for c in _bits(state.playable_cards(state.hands[state.turn])))
+        for child in (_child(state, c) for c in _bits(state.playable_cards(state.hands[state.turn])))
     ]
     v = max(values) if (side >> state.turn) & 1 else min(values)
     memo[key] = v
     return v
 
 
-def _gain(before: _Ref, after: _Ref, side: int) -> int:
+def _gain(before: Board, after: Board, side: int) -> int:
     won = [a - b for a, b in zip(after.tricks_won, before.tricks_won, strict=True)]
     return sum(w for s, w in enumerate(won) if (side >> s) & 1)
 
@@ -71,14 +64,14 @@ def _bits(mask: int) -> list[int]:
     return [c for c in range(mask.bit_length()) if (mask >> c) & 1]
 
 
-def small_position(profile: str, seed: int, cards: int, played: int) -> _Ref:
+def small_position(profile: str, seed: int, cards: int, played: int) -> Board:
     """A real game of ``profile`` at its first lead, each hand cut to ``cards`` cards, then
     ``played`` random legal cards played."""
     rng = random.Random(seed)
     g = tapete.new_game(profile, seed=seed)
     while g.phase.name != "PLAY":
         g.apply(rng.choice(g.legal_actions()))
-    ref = _Ref(g.num_players, ())
+    ref = Board(g.num_players)
     ref.copy_trick_state(g, list(g.trick), [])  # type: ignore[arg-type]
     ref.prize_masks, ref.prize_all = (), 0
     for seat in range(ref.num_players):
@@ -92,7 +85,7 @@ def small_position(profile: str, seed: int, cards: int, played: int) -> _Ref:
     for _ in range(played):
         if ref.tricks_left == 0:
             break
-        ref = ref.child(rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
     return ref
 
 
@@ -125,7 +118,7 @@ def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int,
     legal = ref.playable_cards(ref.hands[ref.turn])
     assert set(values) == set(_bits(legal))
     for card, v in values.items():
-        child = ref.child(card)
+        child = _child(ref, card)
         assert v == _gain(ref, child, side) + minimax(child, side, memo), card
     best = max(values.values()) if (side >> ref.turn) & 1 else min(values.values())
     assert best == want
@@ -154,7 +147,7 @@ def test_shared_table_stays_exact_across_deals(profile: str) -> None:
         if ref.tricks_left == 0:
             continue
         for card, v in solver.card_values(ref).items():
-            child = ref.child(card)
+            child = _child(ref, card)
             assert v == _gain(ref, child, side) + minimax(child, side, memo), (seed, card)
 
 

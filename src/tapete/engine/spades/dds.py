@@ -13,9 +13,11 @@ not led until broken, the 2♣ lead) and who wins and leads next (``play``, the 
 sitting out trick 1) are decided there and nowhere else. The search is alpha-beta on
 the trick count, driven by null-window (MTD(f)) searches, with:
 
-- a transposition table at trick boundaries holding bounds per position, keyed on the
-  owners of the remaining cards in rank order within each suit (relative ranks: the
-  cards already played do not matter, so different histories share entries);
+- a transposition table at trick boundaries holding bounds per position, with winning
+  ranks: an entry holds for every position with the same leader, flags and suit
+  lengths per hand whose owners of each suit's live cards agree from the top down to
+  the lowest card whose rank the answer depended on (relative ranks: the cards
+  already played do not matter, and neither do the low cards below that one);
 - equivalent cards merged (touching cards of one hand, no card still live or in the
   trick between them, are one move);
 - quick-trick bounds (top cards the leader can cash) and move ordering (the best
