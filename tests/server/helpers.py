@@ -53,11 +53,12 @@ class Server(subprocess.Popen[bytes]):
     url: str
 
 
-def start_server(db_url: str, **kw: Any) -> Server:
-    """``create_app(db_url, **kw)`` run by uvicorn in a subprocess (the server's guarded protocol)."""
+def start_server(db_url: str, port: int | None = None, **kw: Any) -> Server:
+    """``create_app(db_url, **kw)`` run by uvicorn in a subprocess (the server's guarded protocol),
+    on ``port`` (a free one if ``None``); returns once ``/healthz`` answers."""
     import httpx
 
-    port = free_port()
+    port = free_port() if port is None else port
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("next_hand_wait", 0.0)
     code = (

@@ -5,10 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from typing import Any
 
 import httpx
@@ -17,7 +13,7 @@ from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from tapete.server.db import Store
-from tests.server.helpers import Player, create_table, make_app
+from tests.server.helpers import Player, create_table, free_port, make_app, start_server
 
 PLAN = [
     ("cutthroat", ["human", "easy", "easy"]),
@@ -64,34 +60,6 @@ def test_restart_resumes_every_table_at_the_same_action(db: tuple[str, str]) -> 
                 _play_some(p, 1)  # and play goes on
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server(url: str, prefix: str, port: int) -> subprocess.Popen[bytes]:
-    code = (
-        "import uvicorn, sys\n"
-        "from tapete.server import create_app\n"
-        "if __name__ == '__main__':\n"
-        f"    app = create_app({url!r}, table_prefix={prefix!r}, bot_delay=0.0, bot_workers=1, next_hand_wait=0.0)\n"
-        f"    uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning')\n"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start")
-
-
 class WsPlayer:
     """A player over a real socket (websockets' sync client, with timeouts)."""
 
@@ -129,8 +97,8 @@ class WsPlayer:
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_loses_no_acknowledged_action(db: tuple[str, str]) -> None:
     url, prefix = db
-    port = _free_port()
-    proc = _start_server(url, prefix, port)
+    port = free_port()
+    proc = start_server(url, port, table_prefix=prefix, bot_workers=1)
     acked: dict[str, tuple[str, int, dict[str, Any]]] = {}
     try:
         for profile, seats in PLAN:
@@ -150,7 +118,7 @@ def test_sigkill_loses_no_acknowledged_action(db: tuple[str, str]) -> None:
         proc.wait(10)
         if proc.stderr:
             proc.stderr.close()
-    proc = _start_server(url, prefix, port)
+    proc = start_server(url, port, table_prefix=prefix, bot_workers=1)
     try:
         for tid, (token, version, view) in acked.items():
             info = httpx.get(f"http://127.0.0.1:{port}/api/tables/{tid}", timeout=10).json()
