@@ -70,3 +70,13 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
     assert js.returncode == 0 and json.loads(js.stdout)["hands"][0]["plays"]
     bad = subprocess.run([sys.executable, "-m", "tapete", "analyze", "-"], input="{}", capture_output=True, text=True)
     assert bad.returncode == 2
+
+
+def test_a_family_without_an_analyser_is_refused() -> None:
+    """Run Fast registers no analyser: its records are refused as not double-dummy games (exit 2 in the CLI)."""
+    import pytest
+
+    g = tapete.new_game("runfast", seed=2)
+    g.apply(g.legal_actions()[0])
+    with pytest.raises(tapete.BadRecord, match="nothing to analyse"):
+        analyze(g.record())

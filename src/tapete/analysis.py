@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from tapete.engine.base import Game
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.trick import TrickState
 from tapete.errors import BadRecord, IllegalAction
-from tapete.records import new_record_game, parse_json, read_record
+from tapete.records import Record, new_record_game, parse_json, read_record
 
 JSON = Any
 DEFAULT_NODES = 400_000
@@ -126,11 +126,22 @@ class HandAnalysis:
 
 
 def analyze(obj: JSON, *, nodes: int = DEFAULT_NODES) -> dict[str, JSON]:
-    """The analysis of a record object (``{"profile", "hands": [...], "error"}``)."""
+    """The analysis of a record object (``{"profile", "hands": [...], "error"}``), by its family's analyser."""
     record = read_record(obj)
-    game = new_record_game(record)
-    if not isinstance(game, TrickState):
+    if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
+    analyser: Analyser = record.family.load_analysis()
+    return analyser(record, nodes)
+
+
+Analyser = Callable[[Record, int], dict[str, JSON]]
+"""``analyse(record, nodes)`` → the report (a family's ``load_analysis``)."""
+
+
+def analyze_spades_record(record: Record, nodes: int) -> dict[str, JSON]:
+    """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy."""
+    game = new_record_game(record)
+    assert isinstance(game, TrickState), "the Spades family's games are trick-core states"
     hands: list[dict[str, JSON]] = []
     error: dict[str, JSON] | None = None
     for h, rec_hand in enumerate(record.hands):

@@ -114,6 +114,8 @@ class Family:
     load_rulebook: Callable[[], Callable[[Any, Any], Any]] | None = None
     """Returns ``build(writer, rules) -> (sections, faq)`` for the rules pages."""
     load_hand_text: Callable[[], HandText] | None = None
+    load_analysis: Callable[[], Callable[[Any, int], dict[str, JSON]]] | None = None
+    """Returns ``analyse(record, nodes)`` for ``tapete analyze`` (``None``: nothing to analyse)."""
     hand_results: bool = False
     """A hand ends with a result of its own (``hand_over`` messages, per-hand rewards)."""
     hand_changes: Callable[[Any], list[tuple[int, ...]]] = lambda game: [tuple(game.scores())] if game.is_over() else []
