@@ -61,3 +61,13 @@ def test_deadline_and_parameter() -> None:
     assert time_budget(None) is None and time_budget("0.5") == 0.5
     with pytest.raises(ValueError):
         time_budget(0)
+
+
+def test_the_expert_level_keeps_its_budget_too() -> None:
+    obs = position("spades", 5, 32)  # four bids and seven tricks: six cards a hand
+    assert max(obs["hand_sizes"]) <= 7  # type: ignore[call-overload]
+    bot = make_bot("expert", seed=3, time_budget=0.2, expert_samples=5_000, expert_nodes=10**9)
+    start = time.monotonic()
+    action = bot.act(obs)
+    assert action in obs["legal_actions"]  # type: ignore[operator]
+    assert time.monotonic() - start < 1.5

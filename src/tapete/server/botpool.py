@@ -22,6 +22,10 @@ BUDGETS: Final[Mapping[str, Mapping[str, tuple[dict[str, int], ...]]]] = {
             {"samples": 16, "rollouts": 200, "bid_samples": 16},
         ),
         "ismcts": ({"simulations": 300}, {"simulations": 80}),
+        "expert": (
+            {"expert_samples": 12, "expert_nodes": 100_000, "samples": 64, "rollouts": 800, "bid_samples": 64},
+            {"expert_samples": 4, "expert_nodes": 30_000, "samples": 16, "rollouts": 200, "bid_samples": 16},
+        ),
     },
     "runfast": {
         "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),

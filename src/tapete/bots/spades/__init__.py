@@ -94,7 +94,7 @@ class SpadesBot:
             return normal_play(view)
         rng = decision_rng(self.seed, view.obs)
         if self.level == "expert":
-            card = expert_play(view, rng, self.expert_samples, self.expert_nodes, self.dds_cards)
+            card = expert_play(view, rng, self.expert_samples, self.expert_nodes, self.dds_cards, deadline)
             if card is not None:
                 return card
         if self.level in ("hard", "expert"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.search import candidate_plays
 from tapete.bots.spades.view import View, bid_target, is_nil
@@ -40,7 +41,9 @@ def side_bid(view: View, side: int) -> int:
     return sum(bid_target(view.bids[s]) for s in range(view.n) if (side >> s) & 1)
 
 
-def expert_play(view: View, rng: random.Random, samples: int, nodes: int, dds_cards: int) -> int | None:
+def expert_play(
+    view: View, rng: random.Random, samples: int, nodes: int, dds_cards: int, deadline: Deadline = NO_DEADLINE
+) -> int | None:
     """The card with the best summed value over solved deals, or ``None`` to defer to hard."""
     cands = candidate_plays(view)
     if len(cands) == 1:
@@ -55,7 +58,7 @@ def expert_play(view: View, rng: random.Random, samples: int, nodes: int, dds_ca
     solved = 0
     spent = 0
     for hands in Sampler(view).weighted(rng, samples):
-        if spent >= nodes:
+        if spent >= nodes or (solved and deadline.expired()):
             break
         solver.budget = nodes - spent
         start = solver.nodes
