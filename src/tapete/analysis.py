@@ -35,7 +35,7 @@ DEFAULT_NODES = 400_000
 
 def side_masks(game: Game) -> list[int]:
     """The scoring sides of ``game`` as masks of seats (teams, or one seat each)."""
-    rules: Any = game.rules  # type: ignore[attr-defined]
+    rules: Any = game.rules
     masks = [0] * rules.sides
     for seat in range(rules.players):
         masks[rules.side_of(seat)] |= 1 << seat
@@ -62,7 +62,7 @@ class HandAnalysis:
     def __init__(self, game: Game, index: int, nodes: int) -> None:
         self.index = index
         self.sides = side_masks(game)
-        n = int(game.rules.players)  # type: ignore[attr-defined]
+        n = int(game.rules.players)
         self.solvers = [Solver(n, m, nodes) for m in self.sides]
         self.makeable: list[int | None] | None = None
         self.plays: list[dict[str, JSON]] = []

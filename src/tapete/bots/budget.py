@@ -46,7 +46,9 @@ def time_budget(value: object) -> float | None:
     """Read the ``time_budget`` bot parameter: seconds > 0, or ``None``."""
     if value is None:
         return None
-    seconds = float(value)  # type: ignore[arg-type]
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"time_budget must be a number of seconds, not {value!r}")
+    seconds = float(value)
     if not seconds > 0:
         raise ValueError(f"time_budget must be a positive number of seconds, not {value!r}")
     return seconds
