@@ -70,8 +70,8 @@ class IllegalAction(TapeteError):
 class ProfileError(TapeteError):
     """An unknown profile, an unknown option or an option with a bad value."""
 
-    def __init__(self, message: str, code: str = "bad_profile") -> None:
-        super().__init__(code, message)
+    def __init__(self, message: str, code: str = "bad_profile", params: Mapping[str, str] | None = None) -> None:
+        super().__init__(code, message, params)
 
 
 class BadRecord(TapeteError):

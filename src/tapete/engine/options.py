@@ -52,8 +52,34 @@ class OptionSpec:
             text = "a string"
         return text + (" (or null)" if self.nullable else "")
 
+    def allowed_text(self) -> str:
+        """What the option allows, without words (``1 … 10000``, ``'3H', '3S'``): a translated refusal quotes it."""
+        if self.kind == "int":
+            lo, hi = self.minimum, self.maximum
+            if lo is not None and hi is not None:
+                text = f"{lo} … {hi}"
+            elif lo is not None:
+                text = f"≥ {lo}"
+            elif hi is not None:
+                text = f"≤ {hi}"
+            else:
+                text = "…"
+        elif self.kind == "bool":
+            text = "true, false"
+        elif self.kind == "choice":
+            text = ", ".join(repr(a) for a in self.allowed)
+        elif self.kind == "subset":
+            text = "[" + ", ".join(repr(a) for a in self.allowed) + "]"
+        else:
+            text = '"…"'
+        return text + (", null" if self.nullable else "")
+
     def _bad(self, value: object) -> ProfileError:
-        return ProfileError(f"option {self.name!r} must be {self.describe_allowed()}, not {value!r}", "bad_option")
+        return ProfileError(
+            f"option {self.name!r} must be {self.describe_allowed()}, not {value!r}",
+            "bad_option",
+            {"option": self.name, "allowed": self.allowed_text()},
+        )
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` and return it in normal form (subsets become frozensets)."""
@@ -87,6 +113,7 @@ class OptionSpec:
                     raise ProfileError(
                         f"option {self.name!r}: {item!r} is not one of " + ", ".join(repr(a) for a in self.allowed),
                         "bad_option",
+                        {"option": self.name, "allowed": self.allowed_text()},
                     )
                 out.add(item)
             return frozenset(out)
@@ -114,6 +141,7 @@ def coerce_options(
             raise ProfileError(
                 f"unknown option {key!r} for profile {profile!r}; known options: {known}",
                 "unknown_option",
+                {"option": str(key), "allowed": known},
             )
         out[key] = spec.coerce(value)
     return out

@@ -266,7 +266,7 @@ class Hub:
             game = tapete.new_game(spec.profile, seed=seed, options=spec.options)
         except ProfileError as exc:
             if exc.code in OPTION_CODES:
-                raise option_refusal(spec.profile, spec.options, exc) from None
+                raise option_refusal(spec.options, exc) from None
             raise ServerError("bad_message", exc.message) from None
         except TapeteError as exc:
             raise ServerError("bad_message", exc.message) from None

@@ -131,33 +131,59 @@ class SpadesRules:
     def check(self) -> None:
         """Cross-field checks: the deck must deal equal hands, teams need four players, …"""
         if self.partnership and self.players != 4:
-            raise ProfileError("option 'partnership' needs 'players' = 4", "bad_option")
+            raise ProfileError(
+                "option 'partnership' needs 'players' = 4", "bad_option", {"option": "partnership", "allowed": "players = 4"}
+            )
         self._check_deal()
         if self.suicide and not self.partnership:
-            raise ProfileError("option 'suicide' needs 'partnership' = true", "bad_option")
+            raise ProfileError(
+                "option 'suicide' needs 'partnership' = true",
+                "bad_option",
+                {"option": "suicide", "allowed": "partnership = true"},
+            )
         if self.suicide and self.special_bids:
-            raise ProfileError("option 'suicide' allows no special bids: set 'special_bids' to []", "bad_option")
+            raise ProfileError(
+                "option 'suicide' allows no special bids: set 'special_bids' to []",
+                "bad_option",
+                {"option": "suicide", "allowed": "special_bids = []"},
+            )
         if self.suicide and self.min_bid > 0:
-            raise ProfileError("option 'suicide' needs 'min_bid' = 0 (one partner bids nil)", "bad_option")
+            raise ProfileError(
+                "option 'suicide' needs 'min_bid' = 0 (one partner bids nil)",
+                "bad_option",
+                {"option": "suicide", "allowed": "min_bid = 0"},
+            )
         size = self.hand_size
         if self.suicide and size < 4:
-            raise ProfileError(f"option 'suicide' needs hands of at least 4 cards, not {size}", "bad_option")
+            raise ProfileError(
+                f"option 'suicide' needs hands of at least 4 cards, not {size}",
+                "bad_option",
+                {"option": "suicide", "allowed": "≥ 4"},
+            )
         if self.min_bid > min(size, self.max_bid if self.max_bid is not None else size):
             top = min(size, self.max_bid) if self.max_bid is not None else size
             raise ProfileError(
                 f"option 'min_bid' must be at most {top} (the highest bid at this table), not {self.min_bid}",
                 "bad_option",
+                {"option": "min_bid", "allowed": f"≤ {top}"},
             )
         if self.min_bid > 0 and self.special_bids & {"BN"}:
-            raise ProfileError("blind nil ('BN') needs 'min_bid' = 0", "bad_option")
+            raise ProfileError(
+                "blind nil ('BN') needs 'min_bid' = 0", "bad_option", {"option": "special_bids", "allowed": "min_bid = 0"}
+            )
         if self.partnership and self.special_bids - {"BN"}:
             raise ProfileError(
                 "partnership profiles offer only the special bid 'BN'; "
                 f"not {', '.join(sorted(self.special_bids - {'BN'}))}",
                 "bad_option",
+                {"option": "special_bids", "allowed": "['BN']"},
             )
         if self.first_lead == "2C" and "2C" in self.removed:
-            raise ProfileError("option 'first_lead' is '2C' but 2C is removed from the deck", "bad_option")
+            raise ProfileError(
+                "option 'first_lead' is '2C' but 2C is removed from the deck",
+                "bad_option",
+                {"option": "first_lead", "allowed": "removed ∌ '2C'"},
+            )
 
     def _check_deal(self) -> None:
         """Every seat gets the same number of cards (the dealer one fewer when it sits out)."""
@@ -172,6 +198,7 @@ class SpadesRules:
             f"option 'players': a deck of {size} cards does not deal {what} to {n} players; "
             f"this deck allows {counts} (change 'removed' or 'jokers' for another count)",
             "bad_option",
+            {"option": "players", "allowed": str(counts)},
         )
 
     # ----------------------------------------------------------------------------
