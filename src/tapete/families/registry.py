@@ -125,6 +125,8 @@ class Family:
     profiles: Mapping[str, str] = field(default_factory=dict)
     """Profile files (TOML text by name) the family brings besides the shipped ones."""
     bot_levels: tuple[str, ...] = ("easy", "normal", "hard")
+    search_budgets: Mapping[str, tuple[Mapping[str, int], ...]] = field(default_factory=dict)
+    """Per search level, smaller bot parameters for a loaded server (pressure 1, 2, …)."""
 
     def bots(self) -> BotFactory:
         return self.load_bots()

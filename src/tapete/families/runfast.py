@@ -72,6 +72,10 @@ RUNFAST = register(
         load_rulebook=lazy("tapete.rulebook.build:runfast_page"),
         load_hand_text=lazy("tapete.render:runfast_hand"),
         bot_levels=("easy", "normal", "hard", "ismcts"),
+        search_budgets={
+            "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
+            "ismcts": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
+        },
         hand_changes=_hand_changes,
     )
 )

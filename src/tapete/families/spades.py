@@ -77,5 +77,16 @@ SPADES = register(
         hand_changes=_hand_changes,
         side_of=_side_of,
         bot_levels=("easy", "normal", "hard", "ismcts", "expert"),
+        search_budgets={
+            "hard": (
+                {"samples": 64, "rollouts": 800, "bid_samples": 64},
+                {"samples": 16, "rollouts": 200, "bid_samples": 16},
+            ),
+            "ismcts": ({"simulations": 300}, {"simulations": 80}),
+            "expert": (
+                {"expert_samples": 12, "expert_nodes": 100_000, "samples": 64, "rollouts": 800, "bid_samples": 64},
+                {"expert_samples": 4, "expert_nodes": 30_000, "samples": 16, "rollouts": 200, "bid_samples": 16},
+            ),
+        },
     )
 )

@@ -3,7 +3,7 @@
 A decision is a pure function of ``(level, seed, observation, params)`` computed in a
 worker (:mod:`tapete.server.jobs`). ``params`` is the search budget: the level's own
 defaults normally, smaller searches when the workers are under pressure or a try ran over
-its time (``search_params``). A bot always answers with its level's choice for the budget
+its time (``search_params``, from the family's ``search_budgets``). A bot always answers with its level's choice for the budget
 it was given, never with an arbitrary move. Which levels a table offers is its family's
 ``bot_levels`` (``tapete.families``).
 """
@@ -14,25 +14,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any, Final
 
-BUDGETS: Final[Mapping[str, Mapping[str, tuple[dict[str, int], ...]]]] = {
-    # per family and level: the search parameters at pressure 1 and 2 (0: the level's defaults)
-    "spades": {
-        "hard": (
-            {"samples": 64, "rollouts": 800, "bid_samples": 64},
-            {"samples": 16, "rollouts": 200, "bid_samples": 16},
-        ),
-        "ismcts": ({"simulations": 300}, {"simulations": 80}),
-        "expert": (
-            {"expert_samples": 12, "expert_nodes": 100_000, "samples": 64, "rollouts": 800, "bid_samples": 64},
-            {"expert_samples": 4, "expert_nodes": 30_000, "samples": 16, "rollouts": 200, "bid_samples": 16},
-        ),
-    },
-    "runfast": {
-        "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
-        "ismcts": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
-    },
-}
-"""Smaller searches for the search levels (``tapete.bots.make_bot`` parameters)."""
+from tapete.families import family as family_named
 
 LIGHT_LEVELS: Final = frozenset({"easy", "normal"})
 """Levels that decide in a few milliseconds; they have a worker of their own."""
@@ -61,7 +43,7 @@ def search_params(family: str, level: str, pressure: int) -> dict[str, float]:
     >>> search_params("runfast", "hard", 5)
     {'samples': 4, 'steps': 600, 'time_budget': 3.0}
     """
-    steps = BUDGETS.get(family, {}).get(level)
+    steps = family_named(family).search_budgets.get(level)
     if not steps:
         return {}
     smaller = dict(steps[min(pressure, len(steps)) - 1]) if pressure > 0 else {}
@@ -73,4 +55,4 @@ def decision_args(level: str, seed: int, observation: Mapping[str, Any], extra_d
     return {"level": level, "seed": seed, "observation": observation, "params": {}, "extra_delay": extra_delay}
 
 
-__all__ = ["BUDGETS", "LIGHT_LEVELS", "bot_seed", "decision_args", "search_params"]
+__all__ = ["LIGHT_LEVELS", "bot_seed", "decision_args", "search_params"]
