@@ -39,7 +39,7 @@ class TableBot:
         self._bots: dict[str, Bot] = {}
 
     def act(self, observation: Observation) -> dict[str, Any]:
-        game = str(observation.get("game", "spades"))
+        game = str(observation.get("game"))  # the family, as the engine tags every observation
         bot = self._bots.get(game)
         if bot is None:
             bot = self._bots[game] = family_factory(game)(self.level, self.seed, self.params)

@@ -178,6 +178,7 @@ UI_STRINGS: Final[tuple[str, ...]] = (
     "Blind six",
     "Bomb! +{n} if nobody beats it",
     "Bot: expert",
+    "Bot: search baseline",
     "Cards of {name}",
     "Close",
     "Contract points",

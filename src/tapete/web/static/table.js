@@ -45,7 +45,7 @@ function loadHistory() {
 function saveHistory() { localStorage.setItem(`tapete.history.${tableId}`, JSON.stringify(S.history.slice(-200))); }
 
 // --- names -------------------------------------------------------------------------------
-const LEVELS = { easy: "Bot: easy", normal: "Bot: normal", hard: "Bot: hard", ismcts: "Bot: expert" };
+const LEVELS = { easy: "Bot: easy", normal: "Bot: normal", hard: "Bot: hard", ismcts: "Bot: search baseline", expert: "Bot: expert" };
 function seatName(i) {
   if (i === null || i === undefined) return "";
   if (i === S.seat) return t("you");
