@@ -43,6 +43,14 @@ SERVER_CODES: Final = frozenset(
         "timeout",
         "too_slow",
         "storage_error",
+        # accounts and players (tapete.players)
+        "not_signed_in",
+        "name_taken",
+        "name_invalid",
+        "password_weak",
+        "already_claimed",
+        "bad_credentials",
+        "no_player",
     }
 )
 """Codes only the server sends (the engine's are :data:`tapete.errors.ACTION_CODES`)."""

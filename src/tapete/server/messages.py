@@ -75,6 +75,14 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
     "timeout": "The connection waited too long and was closed.",
     "too_slow": "This would take the server too long; nothing was done.",
     "storage_error": "The server cannot write its data right now; nothing was saved.",
+    # --- accounts and players (tapete.players) ---
+    "not_signed_in": "You are not signed in.",
+    "name_taken": "That name is taken (or looks too much like a name that is).",
+    "name_invalid": "A name has 3 to 20 letters, digits, _ or -, and cannot start with guest-.",
+    "password_weak": "The password is too short: use at least 8 characters.",
+    "already_claimed": "This account already has a name and a password.",
+    "bad_credentials": "Wrong name or password.",
+    "no_player": "There is no player with that name.",
 }
 """The explanation of each error code: an English msgid of the gettext catalogs."""
 
