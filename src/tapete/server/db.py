@@ -22,6 +22,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
+"""SQLite ``synchronous`` levels the log may run at (WAL journal): ``FULL`` (the default) syncs the
+write-ahead log at each commit, so an acknowledged action survives a power cut; ``NORMAL`` syncs it
+only at checkpoints, so an acknowledged action survives the server's crash (``kill -9``) but the
+last commits may be lost if the machine itself stops. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
+
 
 def default_db_url() -> str:
     """A SQLite file in the user's data folder (``$XDG_DATA_HOME/tapete`` or the platform's)."""
@@ -56,6 +62,18 @@ class SeatRow:
     bot_override: bool = False  # a human seat currently played by a bot
 
 
+@dataclass(slots=True)
+class EventRow:
+    """One accepted action on its way to the log: ``action`` and ``final_record`` already JSON text."""
+
+    table_id: str
+    seq: int
+    hand: int
+    action: str
+    at: float
+    final_record: str | None = None
+
+
 @dataclass
 class TableRow:
     """One table as stored, with its events when loaded for recovery."""
@@ -81,10 +99,15 @@ LEGACY_SEED_LIMIT = 1 << 63
 class Store:
     """Synchronous access to the log (call it from a worker thread)."""
 
-    def __init__(self, url: str, *, prefix: str = "") -> None:
+    def __init__(self, url: str, *, prefix: str = "", sqlite_synchronous: str | None = None) -> None:
         self.url = normalize_url(url)
         self.prefix = prefix
         is_sqlite = self.url.startswith("sqlite")
+        self.is_sqlite = is_sqlite
+        sync = (sqlite_synchronous or os.environ.get("TAPETE_SQLITE_SYNCHRONOUS") or "FULL").upper()
+        if sync not in SQLITE_SYNCHRONOUS:
+            raise ValueError(f"TAPETE_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, not {sync!r}")
+        self.sqlite_synchronous = sync
         kwargs: dict[str, Any] = {"future": True}
         if is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -92,7 +115,7 @@ class Store:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = sa.create_engine(self.url, **kwargs)
         if is_sqlite:
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            sa.event.listen(self.engine, "connect", lambda conn, _rec: _sqlite_pragmas(conn, sync))
         md = sa.MetaData()
         p = prefix
         self.tables = sa.Table(
@@ -137,6 +160,14 @@ class Store:
             sa.PrimaryKeyConstraint("table_id", "seq", name=f"{p}events_pk"),
         )
         self.metadata = md
+        quote = self.engine.dialect.identifier_preparer.quote
+        mark = "?" if is_sqlite else "%s"
+        self._insert_events_sql = (
+            f"INSERT INTO {quote(self.events.name)} (table_id, seq, hand, action, at) VALUES ({', '.join([mark] * 5)})"
+        )
+        self._finish_sql = (
+            f"UPDATE {quote(self.tables.name)} SET status = 'finished', record = {mark} WHERE id = {mark}"
+        )
 
     def create_schema(self) -> None:
         self.metadata.create_all(self.engine)
@@ -195,6 +226,29 @@ class Store:
                     .where(self.tables.c.id == table_id)
                     .values(status="finished", record=json.dumps(final_record))
                 )
+
+    def writer_connection(self) -> Any:
+        """A DBAPI connection of its own for :meth:`append_events` (the group commit's writer keeps one)."""
+        return self.engine.raw_connection()
+
+    def append_events(self, conn: Any, events: list[EventRow]) -> None:
+        """Append many accepted actions (of any tables) in one transaction through the driver's batch insert.
+
+        Tables whose event carries a ``final_record`` are closed in the same transaction. On an error
+        the transaction is rolled back and the error raised: none of ``events`` is in the log.
+        """
+        cur = conn.cursor()
+        try:
+            cur.executemany(self._insert_events_sql, [(e.table_id, e.seq, e.hand, e.action, e.at) for e in events])
+            finals = [(e.final_record, e.table_id) for e in events if e.final_record is not None]
+            if finals:
+                cur.executemany(self._finish_sql, finals)
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            cur.close()
 
     def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
         with self.engine.begin() as c:
@@ -275,10 +329,10 @@ class Store:
         return int(n)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, synchronous: str) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute(f"PRAGMA synchronous={synchronous}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 

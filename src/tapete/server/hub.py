@@ -28,6 +28,7 @@ from tapete.server.admission import Admission
 from tapete.server.botpool import LIGHT_LEVELS, decision_args, search_params
 from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
+from tapete.server.groupcommit import GroupCommit
 from tapete.server.limits import Limits
 from tapete.server.metrics import Metrics
 from tapete.server.optionerrors import OPTION_CODES, option_refusal
@@ -94,6 +95,8 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         db_threads = 1 if store.url.startswith("sqlite") else 8
         self.db_executor = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="tapete-db")
+        self.log_writer = GroupCommit(store)
+        """Every accepted action goes to the log through it (group commit, see :mod:`tapete.server.groupcommit`)."""
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a blocking ``Store`` call in the database thread pool."""
@@ -212,7 +215,7 @@ class Hub:
         async def append(
             table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
         ) -> None:
-            await self.db(self.store.append_event, table_id, seq, hand, action, final)
+            await self.log_writer.append(table_id, seq, hand, action, final)
 
         async def override(table_id: str, seat: int, level: str | None, on: bool) -> None:
             await self.db(self.store.set_bot_override, table_id, seat, level, on)
@@ -233,6 +236,7 @@ class Hub:
     async def start(self) -> None:
         """Create the schema, start the workers and rebuild every unfinished table (in the workers)."""
         await self.db(self.store.create_schema)
+        self.log_writer.start()
         await self.scheduler.start()
         rows: list[TableRow] = await self.db(self.store.load_open_tables)
         gate = asyncio.Semaphore(max(1, self.bot_workers) * 2)
@@ -255,6 +259,7 @@ class Hub:
         for table in list(self.tables.values()):
             await table.close()
         await self.scheduler.stop()
+        self.log_writer.stop()
         self.db_executor.shutdown(wait=True)
         self.store.dispose()
 

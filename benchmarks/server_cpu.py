@@ -1,0 +1,329 @@
+"""Server CPU per accepted action, as a ratio to a bare Starlette WebSocket echo round trip.
+
+Starts the tapete server (uvicorn, durable event log on SQLite or PostgreSQL, bot delay 0)
+and a bare Starlette echo server in subprocesses on 127.0.0.1 and drives both from this
+process with the same number of concurrent WebSocket clients:
+
+- tapete: ``--tables`` tables of ``--profile`` (3 seats by default), every seat a scripted
+  client that plays its first legal action as soon as the state says it is its turn (so
+  the server does the whole work of an action: check, log commit, a state for each seat);
+  a finished game is replaced by a new table;
+- echo: ``3 × --tables`` clients, each sending an action-sized text frame and waiting for it back.
+
+Server CPU is read from ``/proc/<pid>/stat`` (user + system time of the server process,
+all its threads) over the measured window. Rounds alternate tapete / echo (the machine is
+shared and noisy); the ratio is the median over rounds. ``--src`` runs the server from
+another source tree (to measure an older version in the same run).
+
+    nice -n 10 python benchmarks/server_cpu.py --db sqlite --tables 20 --seconds 8 --rounds 3
+    nice -n 10 python benchmarks/server_cpu.py --db postgresql --src /tmp/before/src
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any
+
+MAX_TABLES = 400
+MAX_SECONDS = 60.0
+MAX_ROUNDS = 10
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (every thread)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def serve_echo(port: int) -> None:
+    """A bare Starlette app that echoes every text frame."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(ws: WebSocket) -> None:
+        await ws.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            while True:
+                await ws.send_text(await ws.receive_text())
+
+    uvicorn.run(Starlette(routes=[WebSocketRoute("/ws", echo)]), host="127.0.0.1", port=port, log_level="warning")
+
+
+def serve_tapete(port: int, db: str, prefix: str) -> None:
+    import uvicorn
+
+    from tapete.server import create_app
+    from tapete.server.limits import Limits
+
+    limits = Limits(tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000)
+    app = create_app(
+        db,
+        table_prefix=prefix,
+        bot_delay=0.0,
+        bot_workers=1,
+        next_hand_wait=0.0,
+        rate_limit=(1000.0, 1000.0),
+        limits=limits,
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def start(kind: str, port: int, db: str = "", prefix: str = "", src: str | None = None) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--url", db, "--prefix", prefix]
+    proc = subprocess.Popen(cmd, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"{kind} server did not start")
+
+
+async def http_json(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A tiny HTTP/1.1 client (no extra dependencies)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    data = json.dumps(body).encode() if body is not None else b""
+    method = "POST" if body is not None else "GET"
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    writer.write(f"{head}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    return json.loads(raw.split(b"\r\n\r\n", 1)[1])
+
+
+class Counter:
+    """Actions accepted (counted once per table, by seat 0's states) while ``on``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.actions = 0
+
+
+async def seat_client(port: int, table: str, token: str, counter: Counter | None, until: float) -> None:
+    """Play a seat: its first legal action whenever it is to act, until the game ends or time is up."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+        last = -1
+        while time.monotonic() < until:
+            try:
+                m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
+            except TimeoutError:
+                return
+            kind = m["type"]
+            if kind == "game_over":
+                return
+            if kind != "state":
+                continue
+            version = m["version"]
+            if counter is not None and counter.on and last >= 0 and version > last:
+                counter.actions += version - last
+            last = version
+            view = m["view"]
+            if view.get("legal_actions") and view.get("to_act") == m["seat"]:
+                await ws.send(json.dumps({"type": "action", "version": version, "action": view["legal_actions"][0]}))
+
+
+async def table_loop(port: int, profile: str, seats: int, seed: int, counter: Counter, until: float) -> None:
+    """One table after another (a finished game is replaced), every seat scripted."""
+    n = 0
+    while time.monotonic() < until:
+        t = await http_json(port, "/api/tables", {"profile": profile, "seats": ["human"] * seats, "seed": seed + n})
+        n += 1
+        tokens = [s["token"] for s in t["seats"]]
+        await asyncio.gather(
+            *(seat_client(port, t["table"], tok, counter if i == 0 else None, until) for i, tok in enumerate(tokens))
+        )
+
+
+async def echo_client(port: int, counter: Counter, until: float, payload: str) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+        while time.monotonic() < until:
+            await ws.send(payload)
+            await ws.recv()
+            if counter.on:
+                counter.actions += 1
+
+
+async def measure(pid: int, counter: Counter, warmup: float, seconds: float) -> tuple[int, float, float]:
+    """(count, server CPU seconds, wall seconds) over the window after ``warmup``."""
+    await asyncio.sleep(warmup)
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    counter.on = True
+    await asyncio.sleep(seconds)
+    counter.on = False
+    return counter.actions, cpu_seconds(pid) - c0, time.monotonic() - t0
+
+
+async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple[int, float, float]:
+    port = free_port()
+    proc = start("tapete", port, url, prefix, args.src)
+    try:
+        counter = Counter()
+        until = time.monotonic() + args.warmup + args.seconds + 0.5
+        loops = [
+            asyncio.create_task(table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until))
+            for i in range(args.tables)
+        ]
+        spy = None
+        if args.py_spy:
+            spy = subprocess.Popen(
+                [
+                    "py-spy",
+                    "record",
+                    "--pid",
+                    str(proc.pid),
+                    "--duration",
+                    str(int(args.warmup + args.seconds)),
+                    "--rate",
+                    "250",
+                    "--format",
+                    args.py_spy_format,
+                    "--output",
+                    args.py_spy,
+                    "--threads",
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+        result = await measure(proc.pid, counter, args.warmup, args.seconds)
+        if spy is not None:
+            spy.wait(60)
+        for task in loops:
+            task.cancel()
+        await asyncio.gather(*loops, return_exceptions=True)
+        return result
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
+    port = free_port()
+    proc = start("echo", port)
+    try:
+        counter = Counter()
+        until = time.monotonic() + args.warmup + args.seconds + 0.5
+        payload = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
+        clients = [
+            asyncio.create_task(echo_client(port, counter, until, payload)) for _ in range(args.tables * args.seats)
+        ]
+        result = await measure(proc.pid, counter, args.warmup, args.seconds)
+        for task in clients:
+            task.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
+        return result
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def drop_pg_tables(url: str, prefix: str) -> None:
+    from tapete.server.db import Store
+
+    store = Store(url, prefix=prefix)
+    try:
+        store.drop_schema()
+    finally:
+        store.dispose()
+
+
+async def run(args: argparse.Namespace) -> None:
+    args.tables = min(args.tables, MAX_TABLES)
+    args.seconds = min(args.seconds, MAX_SECONDS)
+    rounds = min(args.rounds, MAX_ROUNDS)
+    ratios: list[float] = []
+    per_action: list[float] = []
+    per_echo: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            prefix = ""
+            if args.db == "postgresql":
+                url, prefix = args.pg_url, f"bench{uuid.uuid4().hex[:8]}_"
+            else:
+                url = f"sqlite:///{os.path.join(tmp, f'cpu{r}.db')}"
+            try:
+                n, cpu, wall = await tapete_round(args, url, prefix)
+            finally:
+                if prefix:
+                    drop_pg_tables(url, prefix)
+            en, ecpu, ewall = await echo_round(args)
+            if not n or not en:
+                print(f"round {r + 1}: nothing measured (actions {n}, echoes {en})")
+                continue
+            a, e = cpu / n, ecpu / en
+            per_action.append(a)
+            per_echo.append(e)
+            ratios.append(a / e)
+            print(
+                f"round {r + 1}: tapete {n} actions in {wall:.1f} s ({n / wall:.0f}/s), server CPU {cpu:.2f} s "
+                f"({cpu / wall:.0%}) = {a * 1e6:.0f} us/action | echo {en} round trips ({en / ewall:.0f}/s), "
+                f"CPU {ecpu:.2f} s ({ecpu / ewall:.0%}) = {e * 1e6:.0f} us/echo | ratio {a / e:.2f} echoes/action",
+                flush=True,
+            )
+    if ratios:
+        print(
+            f"{args.db}, {args.tables} tables x {args.seats} seats ({args.profile}), {len(ratios)} rounds: "
+            f"median {statistics.median(per_action) * 1e6:.0f} us/action, "
+            f"{statistics.median(per_echo) * 1e6:.0f} us/echo, ratio {statistics.median(ratios):.2f} echoes/action"
+        )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    p.add_argument("--pg-url", default=os.environ.get("TAPETE_BENCH_PG", PG_URL))
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--seats", type=int, default=3)
+    p.add_argument("--profile", default="cutthroat")
+    p.add_argument("--seconds", type=float, default=8.0)
+    p.add_argument("--warmup", type=float, default=2.0)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--src", default=None, help="run the tapete server from this source folder (PYTHONPATH)")
+    p.add_argument("--py-spy", metavar="OUT", help="record the tapete server with py-spy into OUT")
+    p.add_argument("--py-spy-format", default="flamegraph", choices=["flamegraph", "raw", "speedscope"])
+    p.add_argument("--serve", choices=["tapete", "echo"], help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--prefix", default="", help=argparse.SUPPRESS)
+    p.add_argument("--url", default="", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.serve == "echo":
+        serve_echo(args.port)
+    elif args.serve == "tapete":
+        serve_tapete(args.port, args.url, args.prefix)
+    else:
+        asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

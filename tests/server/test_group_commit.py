@@ -1,0 +1,156 @@
+"""Group commit: many tables' actions share transactions, each is acknowledged only after its commit."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from tapete.server.db import EventRow, SeatRow, Store, TableRow
+from tapete.server.groupcommit import GroupCommit
+
+
+def _store(db: tuple[str, str], tables: int) -> Store:
+    url, prefix = db
+    store = Store(url, prefix=prefix)
+    store.create_schema()
+    for i in range(tables):
+        store.insert_table(
+            TableRow(
+                id=f"t{i}",
+                profile="runfast",
+                options={},
+                seed=i,
+                creator_hash="x",
+                status="open",
+                created_at=0.0,
+                seats=[SeatRow(0, "human"), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")],
+            )
+        )
+    return store
+
+
+def _log(store: Store, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
+    rows = [t for t in store.load_open_tables() if t.id == table_id]
+    return rows[0].events if rows else []
+
+
+def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: tuple[str, str]) -> None:
+    store = _store(db, 30)
+    writer = GroupCommit(store, linger=0.005)
+
+    async def table(i: int) -> None:
+        for seq in range(8):  # one event at a time per table, as a table's lock makes it
+            await writer.append(f"t{i}", seq, seq // 4, {"seat": seq % 3, "play": [f"{seq}H"]}, None)
+
+    async def main() -> None:
+        writer.start()
+        await asyncio.gather(*(table(i) for i in range(30)))
+        writer.stop()
+
+    try:
+        asyncio.run(main())
+        assert writer.events == 240
+        assert writer.batches < 240 / 4  # events of many tables went into each transaction
+        for i in range(30):
+            events = _log(store, f"t{i}")
+            assert [(seq, hand) for seq, hand, _ in events] == [(s, s // 4) for s in range(8)]
+            assert events[5][2] == {"seat": 2, "play": ["5H"]}
+    finally:
+        store.dispose()
+
+
+def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple[str, str]) -> None:
+    store = _store(db, 6)
+    store.append_event("t3", 0, 0, {"seat": 0, "pass": True})  # seq 0 of t3 is taken
+    writer = GroupCommit(store, linger=0.05)  # a long linger puts all six in one batch
+
+    async def main() -> list[BaseException | None]:
+        writer.start()
+        results = await asyncio.gather(
+            *(writer.append(f"t{i}", 0, 0, {"seat": 0, "play": ["3H"]}, None) for i in range(6)),
+            return_exceptions=True,
+        )
+        writer.stop()
+        return list(results)
+
+    try:
+        results = asyncio.run(main())
+        assert [r is None for r in results] == [True, True, True, False, True, True]
+        for i in range(6):
+            events = _log(store, f"t{i}")
+            assert len(events) == 1
+            assert events[0][2] == ({"seat": 0, "pass": True} if i == 3 else {"seat": 0, "play": ["3H"]})
+    finally:
+        store.dispose()
+
+
+class _HeldStore(Store):
+    """A store whose batch insert waits for ``release`` before writing."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.release = threading.Event()
+        self.entered = threading.Event()
+
+    def append_events(self, conn: Any, events: list[EventRow]) -> None:
+        self.entered.set()
+        assert self.release.wait(10)
+        super().append_events(conn, events)
+
+
+def test_an_append_returns_only_after_its_commit_and_the_final_record_closes_the_table(db: tuple[str, str]) -> None:
+    url, prefix = db
+    _store(db, 1).dispose()
+    store = _HeldStore(url, prefix=prefix)
+    reader = Store(url, prefix=prefix)
+    writer = GroupCommit(store, linger=0.0)
+
+    async def main() -> None:
+        writer.start()
+        task = asyncio.create_task(writer.append("t0", 0, 0, {"seat": 0, "play": ["3H"]}, {"format": "x"}))
+        while not store.entered.is_set():
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.05)
+        assert not task.done()  # not acknowledged while the commit has not happened
+        assert reader.count_events("t0") == 0
+        store.release.set()
+        t0 = time.monotonic()
+        await task
+        assert time.monotonic() - t0 < 5
+        assert reader.count_events("t0") == 1  # acknowledged: visible to any other connection
+        assert reader.load_record("t0") == ("finished", {"format": "x"})
+        writer.stop()
+
+    try:
+        asyncio.run(main())
+    finally:
+        store.dispose()
+        reader.dispose()
+
+
+def test_an_append_fails_when_the_writer_is_not_running(sqlite_url: str) -> None:
+    store = Store(sqlite_url)
+    try:
+        with pytest.raises(RuntimeError):
+            asyncio.run(GroupCommit(store).append("t0", 0, 0, {}, None))
+    finally:
+        store.dispose()
+
+
+def test_sqlite_synchronous_level_is_applied_and_checked(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for level, expected in (("FULL", 2), ("normal", 1)):
+        monkeypatch.setenv("TAPETE_SQLITE_SYNCHRONOUS", level)
+        store = Store(sqlite_url)
+        try:
+            with store.engine.connect() as c:
+                assert c.exec_driver_sql("PRAGMA synchronous").scalar_one() == expected
+                assert c.exec_driver_sql("PRAGMA journal_mode").scalar_one() == "wal"
+        finally:
+            store.dispose()
+    monkeypatch.setenv("TAPETE_SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ValueError):
+        Store(sqlite_url)
