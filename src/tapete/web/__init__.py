@@ -2,11 +2,12 @@
 
 ``web_routes()`` serves
 
-- ``/`` the lobby, ``/table/{id}`` the table, ``/replay`` the replay viewer (static HTML
-  pages that load ES modules from ``/static/``; no build step);
+- ``/`` the lobby, ``/table/{id}`` the table, ``/replay`` the replay viewer,
+  ``/players/{name}`` a person's page and ``/leaderboard`` (static HTML pages that load ES
+  modules from ``/static/`` and draw from the JSON API; no build step);
 - ``/static/...`` the files of ``tapete/web/static``;
 - ``/i18n/{lang}.json`` every UI string of :mod:`tapete.web.strings` in ``lang``, plus
-  the profiles' translated titles and descriptions.
+  the profiles' translated titles and descriptions, and the game families' titles.
 
 The replay viewer's ``POST /api/replay`` is the server's (:mod:`tapete.server.http`: the
 record is replayed in a worker, within a size and time budget).
@@ -32,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 import tapete
 from tapete.engine.options import OptionSpec
-from tapete.families import family
+from tapete.families import families, family
 from tapete.i18n import LANGUAGES, Translator, translator
 from tapete.web.strings import CONTEXT_STRINGS, UI_STRINGS
 
@@ -43,12 +44,17 @@ def static_dir() -> Path:
 
 
 def catalog(lang: str) -> dict[str, Any]:
-    """The JSON catalog of ``lang``: ``{"lang", "messages", "profiles"}``."""
+    """The JSON catalog of ``lang``: ``{"lang", "messages", "profiles", "families"}``."""
     t: Translator = translator(lang)
     messages: dict[str, str] = {m: t.gettext(m) for m in UI_STRINGS}
     for ctx, m in CONTEXT_STRINGS:
         messages[f"{ctx}|{m}"] = t.pgettext(ctx, m)
-    return {"lang": lang, "messages": messages, "profiles": [_profile(name, t) for name in tapete.profile_names()]}
+    return {
+        "lang": lang,
+        "messages": messages,
+        "profiles": [_profile(name, t) for name in tapete.profile_names()],
+        "families": {fam.name: t.gettext(fam.title) for fam in families()},
+    }
 
 
 def _profile(name: str, t: Translator) -> dict[str, Any]:
@@ -111,6 +117,14 @@ async def replay_page(request: Request) -> Response:
     return _page("replay.html")
 
 
+async def player_page(request: Request) -> Response:
+    return _page("players.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    return _page("leaderboard.html")
+
+
 async def i18n_catalog(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
@@ -140,6 +154,8 @@ def web_routes() -> list[BaseRoute]:
         Route("/", lobby_page, methods=["GET"]),
         Route("/table/{table_id}", table_page, methods=["GET"]),
         Route("/replay", replay_page, methods=["GET"]),
+        Route("/players/{name}", player_page, methods=["GET"]),
+        Route("/leaderboard", leaderboard_page, methods=["GET"]),
         Route("/favicon.ico", favicon, methods=["GET"]),
         Route("/favicon.svg", favicon, methods=["GET"]),
         Route("/i18n/{lang}.json", i18n_catalog, methods=["GET"]),

@@ -3,6 +3,7 @@ export const LANGUAGES = ["es", "ru", "en"];
 export const LANGUAGE_NAMES = { es: "Español", ru: "Русский", en: "English" };
 let messages = {};
 let profiles = [];
+let families = {};
 export let lang = "en";
 
 export function chooseLanguage() {
@@ -21,6 +22,7 @@ export async function loadLanguage(l) {
   const r = await fetch(`/i18n/${l}.json`);
   const cat = await r.json();
   messages = cat.messages; profiles = cat.profiles; lang = l;
+  families = cat.families || {};
   document.documentElement.lang = l;
   localStorage.setItem("tapete.lang", l);
   return cat;
@@ -34,6 +36,8 @@ export function t(msgid, params) { return fill(messages[msgid] || msgid, params)
 /** The translation of msgid in a gettext context. */
 export function tc(ctx, msgid, params) { return fill(messages[`${ctx}|${msgid}`] || msgid, params); }
 export function profileList() { return profiles; }
+/** A game family's title in the current language (its name when the catalog does not know it). */
+export function familyTitle(name) { return families[name] || name; }
 export function profileTitle(name) { const p = profileInfo(name); return p ? p.title : name; }
 /** A profile of the catalog: name, title, description, family, renderer, players, … (or undefined). */
 export function profileInfo(name) { return profiles.find((x) => x.name === name); }
