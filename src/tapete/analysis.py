@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ def _bid_number(bid: Any) -> int | None:
 
 
 class HandAnalysis:
-    """The analysis of one hand as it is played, position by position."""
+    """The analysis of one hand: its positions gathered as it is replayed, then solved."""
 
     def __init__(self, game: Game, index: int, nodes: int) -> None:
         self.index = index
@@ -65,6 +66,8 @@ class HandAnalysis:
         n = int(game.rules.players)
         self.solvers = [Solver(n, m, nodes) for m in self.sides]
         self.makeable: list[int | None] | None = None
+        self.first_lead: TrickState | None = None
+        self.positions: list[tuple[dict[str, JSON], TrickState, int]] = []
         self.plays: list[dict[str, JSON]] = []
         self.bids: list[Any] = []
 
@@ -72,37 +75,44 @@ class HandAnalysis:
         return next(i for i, m in enumerate(self.sides) if (m >> seat) & 1)
 
     def start(self, state: TrickState) -> None:
-        """At the first lead: what each side can make."""
-        self.makeable = []
-        for solver in self.solvers:
-            try:
-                self.makeable.append(solver.solve(state))
-            except SearchLimit:
-                self.makeable.append(None)
+        """At the first lead (a position of its own): its makeable tricks are asked for."""
+        self.first_lead = state
+        self.makeable = [None] * len(self.sides)
 
-    def before_card(self, state: TrickState) -> dict[int, int] | None:
-        """Each legal card's kept tricks for the mover's side (``None``: over budget)."""
-        side = self.side_of(state.turn)
-        try:
-            values = self.solvers[side].card_values(state)
-        except SearchLimit:
-            return None
-        won = _won(state, self.sides[side])
-        return {c: won + v for c, v in values.items()}
-
-    def record_card(self, trick: int, seat: int, card: int, values: dict[int, int] | None) -> None:
+    def add_card(self, trick: int, seat: int, card: int, before: TrickState) -> None:
+        """A card played from ``before`` (a position kept to be solved later)."""
         play: dict[str, JSON] = {"trick": trick, "seat": seat, "card": card_name(card)}
-        if values is None:
-            play.update(kept=None, best=None, loss=None, best_cards=[])
-        else:
+        play.update(kept=None, best=None, loss=None, best_cards=[])
+        self.plays.append(play)
+        self.positions.append((play, before, card))
+
+    def solve(self, clock: Clock) -> None:
+        """Solve the positions, the last card first (small endings before whole deals), while ``clock`` allows."""
+        for play, state, card in reversed(self.positions):
+            if not clock.running():
+                return
+            side = self.side_of(state.turn)
+            try:
+                values = self.solvers[side].card_values(state)
+            except SearchLimit:
+                continue
+            won = _won(state, self.sides[side])
             best = max(values.values())
             play.update(
-                kept=values[card],
-                best=best,
+                kept=won + values[card],
+                best=won + best,
                 loss=best - values[card],
                 best_cards=[card_name(c) for c in sorted(values) if values[c] == best],
             )
-        self.plays.append(play)
+        if self.first_lead is None or self.makeable is None:
+            return
+        for i, solver in enumerate(self.solvers):
+            if not clock.running():
+                return
+            try:
+                self.makeable[i] = solver.solve(self.first_lead)
+            except SearchLimit:
+                continue
 
     def report(self) -> dict[str, JSON]:
         sides: list[dict[str, JSON]] = []
@@ -125,38 +135,62 @@ class HandAnalysis:
         return {"hand": self.index, "sides": sides, "plays": self.plays, "costly": costly}
 
 
-def analyze(obj: JSON, *, nodes: int = DEFAULT_NODES) -> dict[str, JSON]:
-    """The analysis of a record object (``{"profile", "hands": [...], "error"}``), by its family's analyser."""
+class Clock:
+    """The analysis' time budget: answers are asked for only while it runs (``None``: no limit)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.expired = False
+
+    def running(self) -> bool:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.expired = True
+        return not self.expired
+
+
+def analyze(
+    obj: JSON, *, nodes: int = DEFAULT_NODES, hands: Collection[int] | None = None, seconds: float | None = None
+) -> dict[str, JSON]:
+    """The analysis of a record object (``{"profile", "hands": [...], "error", "out_of_time"}``), by its family's analyser.
+
+    ``hands``: the indexes of the hands to analyse (default all; the others are only
+    replayed); ``seconds``: a time budget, after which the answers not found yet are
+    reported as not analysed (``out_of_time``).
+    """
     record = read_record(obj)
     if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
-    analyser: Analyser = record.family.load_analysis()
-    return analyser(record, nodes)
+    analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
+    return analyser(record, nodes, hands=hands, seconds=seconds)
 
 
 Analyser = Callable[[Record, int], dict[str, JSON]]
-"""``analyse(record, nodes)`` → the report (a family's ``load_analysis``)."""
+"""``analyse(record, nodes, *, hands=None, seconds=None)`` → the report (a family's ``load_analysis``)."""
 
 
-def analyze_spades_record(record: Record, nodes: int) -> dict[str, JSON]:
+def analyze_spades_record(
+    record: Record, nodes: int, *, hands: Collection[int] | None = None, seconds: float | None = None
+) -> dict[str, JSON]:
     """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy."""
     game = new_record_game(record)
     assert isinstance(game, TrickState), "the Spades family's games are trick-core states"
-    hands: list[dict[str, JSON]] = []
+    clock = Clock(seconds)
+    wanted = None if hands is None else set(hands)
+    out: list[dict[str, JSON]] = []
     error: dict[str, JSON] | None = None
     for h, rec_hand in enumerate(record.hands):
         if game.is_over() or not rec_hand.actions:
             break
-        current = HandAnalysis(game, h, nodes)
+        if wanted is not None and h > max(wanted, default=-1):
+            break
+        current = HandAnalysis(game, h, nodes) if wanted is None or h in wanted else None
         for i, raw in enumerate(rec_hand.actions):
             seat = game.to_act
             playing = game.phase.name == "PLAY"
-            values = None
-            if playing:
-                if current.makeable is None:
-                    current.bids = list(game.replay_summary()["hands"][-1].get("bids") or [])
-                    current.start(game)
-                values = current.before_card(game)
+            before = game.clone() if playing and current is not None else None
+            if before is not None and current is not None and current.makeable is None:
+                current.bids = list(game.replay_summary()["hands"][-1].get("bids") or [])
+                current.start(before)
             trick = sum(game.tricks_won) + 1
             try:
                 if not isinstance(raw, Mapping):
@@ -165,12 +199,14 @@ def analyze_spades_record(record: Record, nodes: int) -> dict[str, JSON]:
             except IllegalAction as exc:
                 error = {"hand": h, "action": i, "code": exc.code, "message": exc.message}
                 break
-            if playing and seat is not None:
-                current.record_card(trick, seat, int(Card.parse(str(raw["play"]))), values)
-        hands.append(current.report())
+            if before is not None and current is not None and seat is not None:
+                current.add_card(trick, seat, int(Card.parse(str(raw["play"]))), before)
+        if current is not None:
+            current.solve(clock)
+            out.append(current.report())
         if error is not None:
             break
-    return {"profile": record.profile, "hands": hands, "error": error}
+    return {"profile": record.profile, "hands": out, "error": error, "out_of_time": clock.expired}
 
 
 def analyze_text(report: Mapping[str, JSON]) -> str:
