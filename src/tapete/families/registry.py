@@ -116,6 +116,9 @@ class Family:
     load_hand_text: Callable[[], HandText] | None = None
     load_analysis: Callable[[], Callable[[Any, int], dict[str, JSON]]] | None = None
     """Returns ``analyse(record, nodes)`` for ``tapete analyze`` (``None``: nothing to analyse)."""
+    load_stats: Callable[[], Any] | None = None
+    """Returns the family's players' statistics (``game(report, seat, rules)``, ``summary(games, rules)``,
+    :class:`tapete.stats.FamilyStats`); ``None``: only games and wins are counted."""
     hand_results: bool = False
     """A hand ends with a result of its own (``hand_over`` messages, per-hand rewards)."""
     hand_changes: Callable[[Any], list[tuple[int, ...]]] = lambda game: [tuple(game.scores())] if game.is_over() else []

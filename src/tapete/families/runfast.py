@@ -71,6 +71,7 @@ RUNFAST = register(
         load_encoder=lazy("tapete.env.encoding:RunFastEncoder"),
         load_rulebook=lazy("tapete.rulebook.build:runfast_page"),
         load_hand_text=lazy("tapete.render:runfast_hand"),
+        load_stats=lazy("tapete.stats.runfast:STATS"),
         bot_levels=("easy", "normal", "hard", "ismcts"),
         search_budgets={
             "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),

@@ -72,6 +72,7 @@ SPADES = register(
         load_encoder=lazy("tapete.env.encoding:SpadesEncoder"),
         load_rulebook=lazy("tapete.rulebook.build:spades_page"),
         load_hand_text=lazy("tapete.render:spades_hand"),
+        load_stats=lazy("tapete.stats.spades:STATS"),
         load_analysis=lazy("tapete.analysis:analyze_spades_record"),
         hand_results=True,
         hand_changes=_hand_changes,

@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 
+from tapete.players.http import player_routes
+from tapete.players.service import Players
 from tapete.rulebook.web import rules_routes
 from tapete.server.db import Store, default_db_url
 from tapete.server.guard import ErrorGuard
@@ -65,15 +67,21 @@ def create_app(
             public_url=public_url,
             limits=limits,
         )
+        players = Players(hub)
+        await players.prepare()
         await hub.start()
+        await players.start()
         app.state.hub = hub
+        app.state.players = players
         try:
             yield
         finally:
+            await players.stop()
             await hub.stop()
 
     routes = [
         *http_routes(),
+        *player_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
         *rules_routes(),
         *web_routes(),

@@ -99,6 +99,10 @@ async def create_table(request: Request) -> Response:
     hub = hub_of(request)
     spec = check_create_request(await read_json(request, hub.limits.body_seconds))
     out = await hub.create_table(spec, client_address(request))
+    seats = out["seats"]
+    first = next((s["seat"] for s in seats if isinstance(s, dict) and s["kind"] == "human"), None) if isinstance(seats, list) else None
+    if isinstance(first, int):
+        await hub.seat_taken(request, str(out["table"]), first)  # the creator plays the first human seat
     return JSONResponse(out, status_code=201)
 
 

@@ -15,7 +15,7 @@ import logging
 import pickle
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
@@ -93,6 +93,10 @@ class Hub:
             lambda name: make_worker(bot_executor, name), workers=bot_workers, limits=self.limits, metrics=self.metrics
         )
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.seat_listeners: list[Callable[[Any, str, int], Awaitable[None]]] = []
+        """Told ``(connection, table id, seat)`` when a person takes a seat (``tapete.players`` binds it)."""
+        self.finish_listeners: list[Callable[[str], Awaitable[None]]] = []
+        """Told a table's id when its game is over (``tapete.players`` records it)."""
         db_threads = 1 if store.url.startswith("sqlite") else 8
         self.db_executor = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="tapete-db")
         self.log_writer = GroupCommit(store)
@@ -153,6 +157,22 @@ class Hub:
 
     def open_tables(self) -> int:
         return sum(1 for t in self.tables.values() if not t.is_over())
+
+    async def seat_taken(self, conn: Any, table_id: str, seat: int) -> None:
+        """Tell the seat listeners that the person on ``conn`` (a request or socket) took ``seat``."""
+        for listener in self.seat_listeners:
+            try:
+                await listener(conn, table_id, seat)
+            except Exception as exc:
+                log.error("table %s: a seat listener failed (%s)", table_id[:64], type(exc).__name__)
+
+    async def table_finished(self, table_id: str) -> None:
+        """Tell the finish listeners that a table's game is over."""
+        for listener in self.finish_listeners:
+            try:
+                await listener(table_id)
+            except Exception as exc:
+                log.error("table %s: a finish listener failed (%s)", table_id[:64], type(exc).__name__)
 
     # --- work in the workers --------------------------------------------------------------
     async def decide(self, lane: str, level: str, seed: int, observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -231,6 +251,7 @@ class Hub:
             connections_per_seat=self.limits.connections_per_seat,
             spectators_per_table=self.limits.spectators_per_table,
             next_hand_wait=self.next_hand_wait,
+            on_finish=self.table_finished,
         )
 
     async def start(self) -> None:

@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -121,6 +121,8 @@ class TableConfig:
     spectators_per_table: int = 50
     next_hand_wait: float = 30.0
     """Longest time bots wait after a hand for the people's ``next_hand`` (0: no wait)."""
+    on_finish: Callable[[str], Coroutine[Any, Any, None]] | None = None
+    """Called (in a task of its own) with the table's id once its game is over."""
 
 
 def hand_index(game: Game) -> int:
@@ -148,6 +150,7 @@ class Table:
         self.config = config
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
+        self._finish_task: asyncio.Task[None] | None = None
         self.closed = False
         self.gate: HandGate | None = None
         self.last_seen = time.monotonic()
@@ -318,6 +321,8 @@ class Table:
             self.game = new
             self.version += 1
             self._fanout(record_form, hand_before)
+            if final is not None and self.config.on_finish is not None:
+                self._finish_task = asyncio.get_running_loop().create_task(self.config.on_finish(self.id))
         self.kick_bots()
 
     def _final_record(self, game: Game) -> dict[str, Any]:

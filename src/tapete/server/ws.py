@@ -71,7 +71,10 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
             elif not conn.limiter.allow():
                 conn.error(ServerError("rate_limited", f"at most {hub.rate[0]:g} messages a second"))
             else:
+                before = conn.table
                 await handle_text(hub, conn, text)
+                if before is None and conn.table is not None and conn.seat is not None:
+                    await hub.seat_taken(ws, conn.table.id, conn.seat)
             if writer.done():
                 break
     except WebSocketDisconnect:
