@@ -1,5 +1,6 @@
 """Screenshots of the browser table: lobby, bidding, mid-trick, end of hand and game over, for each game
-at a phone (390×844) and a desktop (1280×800) size.
+at a phone (390×844) and a desktop (1280×800) size; then a person's page (after a short game played
+as the guest the lobby made) and the leaderboard.
 
     python scripts/screenshots.py OUT_DIR [--games cutthroat,spades,runfast] [--sizes phone,desktop]
 
@@ -83,6 +84,28 @@ def runfast_game(page: Any, base: str, out: Path, size: str) -> None:
     shoot(page, out, f"runfast-game-over-{size}")
 
 
+def players_pages(page: Any, base: str, out: Path, size: str, lang: str) -> None:
+    """A one-hand game started from the lobby (so it is the guest's), then its page and the leaderboard."""
+    driver.start_from_lobby(
+        page, base, "cutthroat", ["you", "easy", "normal"], lang=lang, options={"target": "1", "floor": "-1"}
+    )
+    assert driver.play_spades_hand(page) == "over"
+    page.goto(f"{base}/?lang={lang}")
+    page.wait_for_selector("body[data-ready='1'] #identity .who")
+    name = page.get_attribute("#identity .who", "data-player")
+    for _ in range(50):  # the history row is written as the game ends
+        page.goto(f"{base}/players/{name}?lang={lang}")
+        page.wait_for_selector("#player-page[data-ready='1']")
+        if page.locator("#history-list li.game").count():
+            break
+        page.wait_for_timeout(200)
+    page.screenshot(path=str(out / f"player-{size}.png"), full_page=True)
+    print(out / f"player-{size}.png")
+    page.goto(f"{base}/leaderboard?lang={lang}&family=spades")
+    page.wait_for_selector("#leaderboard[data-ready='1']")
+    shoot(page, out, f"leaderboard-{size}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -117,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                         runfast_game(page, base, args.out, size)
                     else:
                         spades_game(page, base, args.out, game, size)
+                players_pages(page, base, args.out, size, args.lang)
                 ctx.close()
             browser.close()
     return 0

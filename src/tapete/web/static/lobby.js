@@ -5,8 +5,10 @@ import { esc } from "./summary.js";
 import { botIcon, personIcon } from "./seats.js";
 import { renderOptions, collectOptions } from "./options.js";
 import { refusal } from "./apierror.js";
+import { ensureIdentity, renderIdentity } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
+let player = null;
 const SEAT_CHOICES = [["you", "You"], ["friend", "Friend (invite link)"], ["easy", "Bot: easy"], ["normal", "Bot: normal"], ["hard", "Bot: hard"]];
 
 function currentProfile() { return profileList().find((p) => p.name === $("profile").value) || profileList()[0]; }
@@ -89,7 +91,7 @@ async function listTables() {
   }).join("");
 }
 
-function retranslate() { translatePage(); renderProfiles(); listTables(); }
+function retranslate() { translatePage(); renderProfiles(); listTables(); if (document.body.dataset.identity) renderIdentity($("identity"), player); }
 
 async function main() {
   await loadLanguage(chooseLanguage());
@@ -99,6 +101,8 @@ async function main() {
   $("name").value = localStorage.getItem("tapete.name") || "";
   $("profile").addEventListener("change", () => renderProfileDetails(true));
   $("create").addEventListener("submit", createTable);
+  player = await ensureIdentity();  // before any table is made, so its seat is bound to this person
+  document.body.dataset.identity = player ? player.name : "-";
   retranslate();
   renderProfileDetails(true);
   setInterval(listTables, 5000);
