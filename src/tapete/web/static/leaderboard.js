@@ -67,7 +67,8 @@ async function main() {
   languageSwitcher($("lang"), renderAll);
   $("family-tabs").addEventListener("click", (ev) => {
     const tab = ev.target.closest("[role=tab]");
-    if (tab && tab.dataset.family !== S.family) load(tab.dataset.family).then(() => $(`tab-${tab.dataset.family}`).focus());
+    const chosen = tab ? tab.dataset.family : S.family;
+    if (chosen !== S.family) load(chosen).then(() => $(`tab-${chosen}`).focus());
   });
   $("family-tabs").addEventListener("keydown", onTabKey);
   const [me] = await Promise.all([ensureIdentity(), load(new URLSearchParams(location.search).get("family") || "")]);
