@@ -43,6 +43,8 @@ SERVER_CODES: Final = frozenset(
         "timeout",
         "too_slow",
         "storage_error",
+        "analysis_unavailable",
+        "hand_not_finished",
         # accounts and players (tapete.players)
         "not_signed_in",
         "name_taken",

@@ -1,5 +1,6 @@
 """The HTTP API (``docs/protocol.md``, *HTTP*): profiles, tables, records, seat hand-overs,
-record replays, health and metrics (``docs/operations.md``).
+record replays, double-dummy analyses (:mod:`tapete.server.analyze`), health and metrics
+(``docs/operations.md``).
 
 A refusal is a ``TapeteError`` turned into the same body as a WebSocket ``error``, in
 the language negotiated from ``Accept-Language`` (:func:`tapete.i18n.negotiate`); an
@@ -20,7 +21,9 @@ from starlette.routing import Route
 
 import tapete
 from tapete.errors import TapeteError
+from tapete.families import family
 from tapete.i18n import LANGUAGES, negotiate, translator
+from tapete.server.analyze import analyze_record, table_hand_analysis
 from tapete.server.errors import ServerError
 from tapete.server.hub import Hub, check_level
 from tapete.server.limits import MAX_REPLAY_BODY
@@ -39,6 +42,8 @@ STATUS: Final = {
     "bad_token": 403,
     "seat_taken": 409,
     "wrong_phase": 409,
+    "hand_not_finished": 409,
+    "rate_limited": 429,
     "timeout": 408,
     "too_large": 413,
     "too_slow": 422,
@@ -91,7 +96,14 @@ def client_address(request: Request) -> str:
 
 async def list_profiles(request: Request) -> Response:
     return JSONResponse(
-        [{"name": n, "description": tapete.profile_info(n).description} for n in tapete.profile_names()]
+        [
+            {
+                "name": n,
+                "description": tapete.profile_info(n).description,
+                "analysis": family(tapete.profile_info(n).family).load_analysis is not None,
+            }
+            for n in tapete.profile_names()
+        ]
     )
 
 
@@ -199,6 +211,8 @@ def http_routes() -> list[Route]:
         Route(seat + "/bot", refusals_answered(seat_to_bot), methods=["POST"]),
         Route(seat + "/human", refusals_answered(seat_to_human), methods=["POST"]),
         Route("/api/replay", refusals_answered(replay_record), methods=["POST"]),
+        Route("/api/analyze", refusals_answered(analyze_record), methods=["POST"]),
+        Route("/api/tables/{table_id}/hands/{hand:int}/analysis", refusals_answered(table_hand_analysis), methods=["GET"]),
         Route("/healthz", refusals_answered(healthz), methods=["GET"]),
         Route("/metrics", refusals_answered(metrics), methods=["GET"]),
     ]

@@ -214,6 +214,23 @@ class Hub:
             raise ServerError("bad_message", exc.detail[:200]) from None
         return out
 
+    async def analyze_record(self, body: bytes, args: dict[str, Any], client: str) -> bytes:
+        """A double-dummy analysis' answer body, computed in a worker within the analysis budget (``Limits``)."""
+        seconds = self.limits.analysis_seconds
+        job_args = {**args, "nodes": self.limits.analysis_nodes, "seconds": seconds}
+        try:
+            _, out = await self.scheduler.submit(
+                "analyze",
+                f"analyze:{client}",
+                job_args,
+                body,
+                timeout=2 * seconds + 10.0,
+                max_waiting=self.limits.analyses_waiting,
+            )
+        except JobFailed as exc:
+            raise ServerError("bad_message", exc.detail[:200]) from None
+        return out
+
     async def rebuild(self, table_id: str, record: bytes) -> Game:
         """A game replayed from its record in a worker (pickled back)."""
         try:

@@ -6,7 +6,8 @@ game). Kinds:
 
 - ``decide``: a bot's action for ``observation`` (``level``, ``seed``, search ``params``);
 - ``replay``: a posted record (``raw``, UTF-8 JSON) replayed; ``raw_out`` is the answer body;
-- ``rebuild``: a stored record (``raw``) replayed into a game; ``raw_out`` is the pickled game.
+- ``rebuild``: a stored record (``raw``) replayed into a game; ``raw_out`` is the pickled game;
+- ``analyze``: a record (``raw``) analysed double-dummy (:mod:`tapete.server.analyze`); ``raw_out`` is the answer body.
 """
 
 from __future__ import annotations
@@ -66,10 +67,18 @@ def rebuild(args: Mapping[str, Any], raw: bytes) -> JobResult:
     return None, pickle.dumps(result.game, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def analyze(args: Mapping[str, Any], raw: bytes) -> JobResult:
+    """``POST /api/analyze`` and a table's hand analysis: the answer body (:func:`tapete.server.analyze.analysis_body`)."""
+    from tapete.server.analyze import analysis_body
+
+    return None, analysis_body(args, raw)
+
+
 JOBS: Final[Mapping[str, Callable[[Mapping[str, Any], bytes], JobResult]]] = {
     "decide": decide,
     "replay": replay_body,
     "rebuild": rebuild,
+    "analyze": analyze,
 }
 
 
@@ -78,4 +87,4 @@ def run_job(kind: str, args: Mapping[str, Any], raw: bytes = b"") -> JobResult:
     return JOBS[kind](args, raw)
 
 
-__all__ = ["JOBS", "JobResult", "decide", "rebuild", "replay_body", "run_job"]
+__all__ = ["JOBS", "JobResult", "analyze", "decide", "rebuild", "replay_body", "run_job"]

@@ -53,6 +53,14 @@ class Limits:
     """Time budget of one record replay in a worker (``too_slow``, HTTP 422)."""
     replays_waiting: int = 8
     """Record replays waiting for a worker (``busy``, HTTP 503)."""
+    analysis_seconds: float = 20.0
+    """Time budget of one double-dummy analysis in a worker; answers not found by then are reported unknown."""
+    analysis_nodes: int = 20_000
+    """Nodes each answer of an analysis may visit; a position over it is reported unknown."""
+    analyses_waiting: int = 4
+    """Analyses waiting for a worker (``busy``, HTTP 503)."""
+    analyses_per_client_minute: int = 12
+    """Analyses one address may have computed per minute (``rate_limited``, HTTP 429); cached answers are free."""
     decision_seconds: float = 10.0
     """Time of one try of a bot decision; over it the worker is replaced and the bot searches less."""
     decision_attempts: int = 4

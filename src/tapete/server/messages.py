@@ -75,6 +75,8 @@ EXPLANATIONS: Final[Mapping[str, str]] = {
     "timeout": "The connection waited too long and was closed.",
     "too_slow": "This would take the server too long; nothing was done.",
     "storage_error": "The server cannot write its data right now; nothing was saved.",
+    "analysis_unavailable": "This game has no double-dummy analysis.",
+    "hand_not_finished": "The analysis of a hand is shown once every card of it has been played.",
     # --- accounts and players (tapete.players) ---
     "not_signed_in": "You are not signed in.",
     "name_taken": "That name is taken (or looks too much like a name that is).",

@@ -4,7 +4,7 @@ Jobs wait in *lanes* (one per table, one per client for replays), each first in,
 out; idle workers serve the lanes round-robin, so a table's bots never wait behind
 another table's queue. ``light`` jobs (easy and normal bots, hints) also have workers of
 their own, so a flood of hard searches delays them by one light job at most. Replays
-take at most all but one of the general workers.
+and analyses take at most all but one of the general workers.
 
 Supervision: a worker that dies (``kill -9``) or runs over the job's time is replaced and
 the job goes back to the head of its lane, up to ``Limits.decision_attempts`` tries.
@@ -36,6 +36,8 @@ Degrade = Callable[[dict[str, Any], int], dict[str, Any]]
 """``(args, pressure) -> args`` with the search budget for that pressure (0: full)."""
 
 RESTART_PAUSE = 0.5
+BULK_KINDS = frozenset({"replay", "analyze"})
+"""Jobs a person asks for (record replays, analyses): together they take at most all but one general worker."""
 """Seconds between restarts of a worker that keeps dying at once."""
 
 
@@ -167,7 +169,7 @@ class Scheduler:
     def _eligible(self, slot: Slot, job: Job) -> bool:
         if slot.light_only and not job.light:
             return False
-        if job.kind == "replay":
+        if job.kind in BULK_KINDS:
             general = sum(1 for s in self.slots if not s.light_only)
             return self.running_replays < max(1, general - 1)
         return True
@@ -213,7 +215,7 @@ class Scheduler:
         assert worker is not None
         job.pressure = self._pressure(job)
         args = job.degrade(job.args, job.pressure) if job.degrade is not None else job.args
-        if job.kind == "replay":
+        if job.kind in BULK_KINDS:
             self.running_replays += 1
         started = time.monotonic()
         self.metrics.observe(f"{job.kind}_wait_seconds", started - job.enqueued)
@@ -233,7 +235,7 @@ class Scheduler:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            if job.kind == "replay":
+            if job.kind in BULK_KINDS:
                 self.running_replays -= 1
             slot.job = None
             if lost:

@@ -65,6 +65,7 @@ def _profile(name: str, t: Translator) -> dict[str, Any]:
         "description": t.gettext(info.description),
         "family": info.family,
         "renderer": family(info.family).renderer,
+        "analysis": family(info.family).load_analysis is not None,
         "players": info.options.get("players", 3),
         "target": info.options.get("target"),
         "partnership": bool(info.options.get("partnership", False)),

@@ -327,6 +327,25 @@ UI_STRINGS: Final[tuple[str, ...]] = (
     "{option}: one of {values}",
     "{option}: yes or no",
     "{option}: {allowed}",
+    # the Analysis view (analysis.js)
+    "Analysis",
+    "Analysis of hand {n}",
+    "Analysing the hand…",
+    "Double-dummy analysis: every player plays their best with every card in view.",
+    "Each player is analysed against all the others together.",
+    "Makeable tricks at the first lead",
+    "Makeable",
+    "Margin",
+    "Costly cards",
+    "Trick {trick}: {name} played {card}: −{loss}; {best} kept {kept}.",
+    "No card cost its side a trick.",
+    "costly: −{n}",
+    "Card by card",
+    "▼ marks a card that cost its side tricks; each number is the tricks the side could still make after the card.",
+    "not analysed",
+    "{n} answers were not found within the server's limits: they are shown as ?.",
+    "This hand was not analysed.",
+    "Could not load the analysis: {message}",
 )
 """Plain msgids used by the browser pages."""
 
