@@ -89,6 +89,40 @@ def _play_deal_star(args: tuple[Match, int]) -> dict[str, list[float]]:
     return play_deal(*args)
 
 
+RAY_CHUNK = 8
+"""Deals per Ray task (one task per deal would cost more in scheduling than in play)."""
+
+
+def _play_chunk(chunk: list[tuple[Match, int]]) -> list[dict[str, list[float]]]:
+    return [play_deal(*t) for t in chunk]
+
+
+def run_on_ray(tasks: Sequence[tuple[Match, int]], address: str, bar: Any = None) -> list[dict[str, list[float]]]:
+    """Play ``tasks`` as Ray tasks (``address``: a cluster's address, or ``"local"``), results in deal order."""
+    try:
+        ray: Any = importlib.import_module("ray")
+    except ImportError:
+        raise SystemExit("tapete arena --ray: ray is not installed (pip install 'tapete[cluster]')") from None
+    started = not ray.is_initialized()
+    if started:
+        where = None if address == "local" else address
+        ray.init(address=where, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        remote = ray.remote(_play_chunk)
+        chunks = [list(tasks[i : i + RAY_CHUNK]) for i in range(0, len(tasks), RAY_CHUNK)]
+        refs = [remote.remote(c) for c in chunks]
+        results: list[dict[str, list[float]]] = []
+        for ref in refs:
+            part = ray.get(ref)
+            results.extend(part)
+            if bar is not None:
+                bar.update(len(part))
+        return results
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
@@ -131,8 +165,13 @@ def run_arena(
     games: bool = False,
     params: dict[str, dict[str, Any]] | None = None,
     progress: bool = True,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals (or games) and summarize them."""
+    """Play ``deals`` duplicate deals (or games) and summarize them.
+
+    ``ray_address``: run the deals as Ray tasks on that cluster (``"local"``: a Ray instance
+    started here); the summary is the same as the local run's for the same seed.
+    """
     rules = tapete.load_profile(profile)
     lineup = seat_lineup(levels, rules.players)
     match = Match(
@@ -149,7 +188,9 @@ def run_arena(
     if progress:
         tqdm: Any = importlib.import_module("tqdm").tqdm
         bar = tqdm(total=deals, unit="deal", file=sys.stderr, desc=f"{profile} {','.join(levels)}", mininterval=2.0)
-    if jobs == 1:
+    if ray_address is not None:
+        results = run_on_ray(tasks, ray_address, bar)
+    elif jobs == 1:
         for t in tasks:
             results.append(_play_deal_star(t))
             if bar is not None:
@@ -274,6 +315,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         games=bool(args.games),
         params=_params(args.bot_params),
         progress=not args.quiet,
+        ray_address=args.ray,
     )
     if args.plot:
         with open(args.plot, "w", encoding="utf-8") as f:
@@ -295,4 +337,12 @@ def add_arena_parser(sub: Any) -> None:
     p.add_argument("--plot", help="write an SVG chart of the means and intervals to this file")
     p.add_argument("--bot-params", help="search budgets, e.g. 'hard.rollouts=300,ismcts.simulations=1000'")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the deals as Ray tasks: on the cluster at ADDRESS, or a local Ray instance (the 'cluster' extra)",
+    )
     p.set_defaults(func=cmd_arena)

@@ -77,7 +77,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (``tapete.server``)."""
     from tapete.server import serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay)
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        args.bot_delay,
+        redis_url=args.redis,
+        node_id=args.node_id,
+        table_prefix=args.table_prefix,
+        redis_prefix=args.redis_prefix,
+        remote_bots=args.remote_bots,
+        next_hand_wait=args.next_hand_wait,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,7 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", help="database URL (default: a SQLite file in the user's data folder)")
     p.add_argument("--bot-delay", type=float, default=0.6, help="minimum seconds per bot move (default 0.6)")
+    p.add_argument(
+        "--next-hand-wait", type=float, default=30.0, help="seconds bots wait after a hand for the people (default 30)"
+    )
+    p.add_argument("--table-prefix", default="", help="prefix of the log's table names in the database")
+    p.add_argument("--redis", help="Redis URL: run as one node of several sharing the PostgreSQL --db (docs/deploy.md)")
+    p.add_argument("--node-id", default="", help="this node's name in the cluster (default: a random one)")
+    p.add_argument("--redis-prefix", default="tapete:", help="prefix of the cluster's Redis keys (default tapete:)")
+    p.add_argument("--remote-bots", action="store_true", help="bots decide in 'tapete worker' processes via Redis")
     p.set_defaults(func=cmd_serve)
+
+    from tapete.cluster_worker import add_worker_parser
+
+    add_worker_parser(sub)
     return parser
 
 

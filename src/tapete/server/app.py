@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
@@ -18,6 +19,9 @@ from tapete.server.hub import Hub, Observer
 from tapete.server.limits import Limits
 from tapete.server.ws import websocket_endpoint
 from tapete.web import web_routes
+
+if TYPE_CHECKING:
+    from tapete.server.cluster.node import ClusterSettings
 
 
 def create_app(
@@ -34,6 +38,7 @@ def create_app(
     observer: Observer | None = None,
     public_url: str = "",
     limits: Limits | None = None,
+    cluster: ClusterSettings | None = None,
 ) -> Starlette:
     """The tapete server as an ASGI app.
 
@@ -50,10 +55,19 @@ def create_app(
 
     The server's ``/api/replay`` comes before the browser pages' routes, so the replay
     runs in a worker.
+
+    ``cluster``: run as one node of several sharing the PostgreSQL log and a Redis
+    (:mod:`tapete.server.cluster`, ``docs/deploy.md``); without it the process owns every
+    table and imports nothing of the cluster's.
     """
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        ownership = None
+        if cluster is not None:
+            from tapete.server.cluster.node import ClusterNode
+
+            ownership = ClusterNode(cluster)
         hub = Hub(
             Store(db_url or default_db_url(), prefix=table_prefix),
             bot_delay=bot_delay,
@@ -66,6 +80,7 @@ def create_app(
             observer=observer,
             public_url=public_url,
             limits=limits,
+            ownership=ownership,
         )
         players = Players(hub)
         await players.prepare()

@@ -26,6 +26,7 @@ from tapete.families import Family, family_of
 from tapete.records import replay
 from tapete.server.admission import Admission
 from tapete.server.botpool import LIGHT_LEVELS, decision_args, search_params
+from tapete.server.cluster.ownership import LocalOwnership, Ownership
 from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
 from tapete.server.groupcommit import GroupCommit
@@ -70,8 +71,11 @@ class Hub:
         observer: Observer | None,
         public_url: str,
         limits: Limits | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.store = store
+        self.ownership: Ownership = ownership or LocalOwnership()
+        """Which tables are this process's (all of them, unless it is one node of several)."""
         self.tables: dict[str, Table] = {}
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
@@ -258,9 +262,9 @@ class Hub:
             await self.db(self.store.set_bot_override, table_id, seat, level, on)
 
         return TableConfig(
-            append_event=append,
+            append_event=self.ownership.appender(append),
             set_override=override,
-            decide=self.decide,
+            decide=self.ownership.decider(self.decide),
             bot_delay=self.bot_delay,
             bot_extra_delay=self.bot_extra_delay,
             handover_grace=self.handover_grace,
@@ -276,6 +280,8 @@ class Hub:
         await self.db(self.store.create_schema)
         self.log_writer.start()
         await self.scheduler.start()
+        if not await self.ownership.start(self):
+            return  # one node of several: tables come to it by their leases
         rows: list[TableRow] = await self.db(self.store.load_open_tables)
         gate = asyncio.Semaphore(max(1, self.bot_workers) * 2)
 
@@ -294,6 +300,7 @@ class Hub:
         log.info("restored %d unfinished tables", len(rows))
 
     async def stop(self) -> None:
+        await self.ownership.stop()
         for table in list(self.tables.values()):
             await table.close()
         await self.scheduler.stop()
@@ -343,6 +350,7 @@ class Hub:
             seats=seat_rows,
             seed_chosen=chosen,
         )
+        await self.ownership.new_table(table_id)
         try:
             await self.db(self.store.insert_table, row)
         except Exception as exc:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tapete.server.limits import Limits
-from tapete.server.startup import StartupError, check_database, safe_url
+from tapete.server.startup import StartupError, check_database, cluster_settings, safe_url
 
 MAX_WS_FRAME = 65536
 """uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
@@ -27,10 +27,24 @@ def data_url() -> str:
         raise StartupError(f"cannot create the data folder {where}: {exc.strerror or exc}") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, bot_delay: float = 0.6) -> int:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    bot_delay: float = 0.6,
+    *,
+    redis_url: str | None = None,
+    node_id: str = "",
+    table_prefix: str = "",
+    redis_prefix: str = "tapete:",
+    remote_bots: bool = False,
+    next_hand_wait: float = 30.0,
+) -> int:
     """Run the server until interrupted; prints the address to open once the data folder is usable.
 
-    An unusable data folder or database is one line on standard error and exit status 2.
+    With ``redis_url`` it is one node of several sharing the PostgreSQL log (``db_url``) and
+    that Redis (``docs/deploy.md``). An unusable data folder, database or Redis is one line
+    on standard error and exit status 2.
     """
     import uvicorn
 
@@ -39,15 +53,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
 
     try:
         url = db_url or data_url()
-        check_database(url)
+        check_database(url, table_prefix)
+        cluster = cluster_settings(url, redis_url, node_id, redis_prefix, remote_bots) if redis_url else None
     except StartupError as exc:
         print(f"tapete serve: {exc}", file=sys.stderr, flush=True)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     public = f"http://{shown}:{port}"
     limits = Limits()
-    app = create_app(url, bot_delay=bot_delay, public_url=public, limits=limits)
-    print(f"tapete server: open {public}/  (database: {safe_url(url)})", flush=True)
+    app = create_app(
+        url,
+        table_prefix=table_prefix,
+        bot_delay=bot_delay,
+        next_hand_wait=next_hand_wait,
+        public_url=public,
+        limits=limits,
+        cluster=cluster,
+    )
+    node = f", node {cluster.node_id} on {safe_url(cluster.redis_url)}" if cluster else ""
+    print(f"tapete server: open {public}/  (database: {safe_url(url)}{node})", flush=True)
     uvicorn.run(
         app,
         host=host,

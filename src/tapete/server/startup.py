@@ -11,10 +11,14 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from tapete.server.db import Store
+
+if TYPE_CHECKING:
+    from tapete.server.cluster.node import ClusterSettings
 
 MIN_FREE_BYTES = 16 * 1024 * 1024
 """Free space the SQLite data folder needs at start."""
@@ -56,14 +60,14 @@ def check_folder(folder: Path) -> None:
         raise StartupError(f"cannot write in the data folder {folder}: {exc.strerror or exc}") from None
 
 
-def check_database(url: str) -> None:
+def check_database(url: str, prefix: str = "") -> None:
     """The data folder (SQLite) is usable and the event log's schema can be created or read."""
     path = sqlite_path(url)
     if path is not None:
         check_folder(path.parent)
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             raise StartupError(f"the database file {path} is not readable and writable")
-    store = Store(url)
+    store = Store(url, prefix=prefix)
     try:
         store.create_schema()
     except sa.exc.SQLAlchemyError as exc:
@@ -73,9 +77,39 @@ def check_database(url: str) -> None:
         store.dispose()
 
 
+def cluster_settings(
+    db_url: str, redis_url: str, node_id: str, redis_prefix: str, remote_bots: bool
+) -> ClusterSettings:
+    """A node's settings once its database is PostgreSQL and its Redis answers; else ``StartupError``."""
+    if not db_url.startswith(("postgresql", "postgres:")):
+        raise StartupError("several nodes share one PostgreSQL log: give --db postgresql://…")
+    try:
+        import redis
+    except ImportError:
+        raise StartupError("--redis needs the redis package (pip install 'tapete[cluster]')") from None
+    from tapete.server.cluster.node import ClusterSettings
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise StartupError(f"cannot use Redis at {safe_url(redis_url)}: {str(exc)[:200]}") from None
+    finally:
+        client.close()
+    return ClusterSettings(redis_url=redis_url, node_id=node_id, redis_prefix=redis_prefix, remote_bots=remote_bots)
+
+
 def safe_url(url: str) -> str:
     """A database URL without its credentials."""
     return url.split("@")[-1] if "@" in url else url
 
 
-__all__ = ["MIN_FREE_BYTES", "StartupError", "check_database", "check_folder", "safe_url", "sqlite_path"]
+__all__ = [
+    "MIN_FREE_BYTES",
+    "StartupError",
+    "check_database",
+    "check_folder",
+    "cluster_settings",
+    "safe_url",
+    "sqlite_path",
+]

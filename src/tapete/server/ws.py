@@ -55,11 +55,12 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     limits = hub.limits
     try:
         while True:
-            wait = limits.hello_seconds if conn.table is None else limits.idle_seconds
+            joined = conn.table is not None or hub.ownership.joined(conn)
+            wait = limits.idle_seconds if joined else limits.hello_seconds
             try:
                 raw = await asyncio.wait_for(ws.receive(), wait)
             except TimeoutError:
-                what = "no hello" if conn.table is None else "nothing"
+                what = "nothing" if joined else "no hello"
                 conn.error(ServerError("timeout", f"{what} in {wait:g} s: the socket is closed"))
                 conn.close(CLOSE_POLICY)
                 break
@@ -80,6 +81,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        hub.ownership.socket_closed(conn)
         if conn.table is not None:
             conn.table.detach(conn)
         conn.close()
@@ -95,6 +97,8 @@ async def handle_text(hub: Hub, conn: Connection, text: str) -> None:
     try:
         msg = parse_message(text)
         ref = msg.get("id")
+        if await hub.ownership.intercept(conn, msg, text):
+            return  # handled by the node that owns the table
         await HANDLERS[msg["type"]](hub, conn, msg)
     except TapeteError as exc:
         conn.error(exc, ref)

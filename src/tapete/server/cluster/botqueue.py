@@ -1,0 +1,141 @@
+"""Bot decisions on a Redis stream, answered by ``tapete worker`` processes.
+
+A node that sends its bots' decisions away (``--remote-bots``) adds each one to the stream
+``{prefix}decisions`` as a job ``{"id", "node", "args", "deadline"}`` and waits for the
+reply on its bus inbox. Workers read the stream as one consumer group (``XREADGROUP``),
+so each job goes to one worker; a worker answers by publishing ``{"k": "rep", "id",
+"action"}`` (or ``"error"``) to the asking node's inbox, then acknowledges the job
+(``XACK``) and deletes it. A job a worker took but never acknowledged (the worker died)
+is taken by another worker once it has been idle ``RECLAIM_MS`` (``XAUTOCLAIM``); a job
+past its deadline is acknowledged unanswered, since its table has asked again meanwhile.
+
+A decision is a pure function of its arguments (:func:`tapete.server.jobs.decide`), so
+whichever worker answers, and however often, the table gets the same action.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from tapete.families import family_of
+from tapete.server.botpool import decision_args, search_params
+from tapete.server.cluster.bus import Bus, BusTimeout, channel
+from tapete.server.errors import ServerError
+from tapete.server.limits import Limits
+
+log = logging.getLogger("tapete.server")
+
+GROUP: Final = "workers"
+"""The consumer group every worker joins."""
+RECLAIM_MS: Final = 5000
+"""A job unacknowledged this long (its worker died) is taken by another worker."""
+STREAM_LENGTH: Final = 100_000
+"""The stream is trimmed to about this many entries."""
+
+
+def stream_name(prefix: str) -> str:
+    return f"{prefix}decisions"
+
+
+def ensure_group(create: Callable[..., Any], prefix: str) -> Any:
+    """``XGROUP CREATE … MKSTREAM`` unless the group exists (``create`` is a client's ``xgroup_create``)."""
+    try:
+        return create(stream_name(prefix), GROUP, id="0", mkstream=True)
+    except Exception as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+        return None
+
+
+class RemoteDecisions:
+    """A node's side: decisions sent to the stream, replies taken from the bus."""
+
+    def __init__(self, bus: Bus, prefix: str, limits: Limits) -> None:
+        self.bus = bus
+        self.prefix = prefix
+        self.limits = limits
+
+    async def start(self) -> None:
+        try:
+            await self.bus.redis.xgroup_create(stream_name(self.prefix), GROUP, id="0", mkstream=True)
+        except Exception as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+    async def decide(
+        self, lane: str, level: str, seed: int, observation: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A bot's action for ``observation`` from whichever worker takes the job."""
+        params = search_params(family_of(observation).name, level, 0)
+        args = decision_args(level, seed, observation)
+        args["params"] = params
+        timeout = self.limits.decision_seconds
+        rid, fut = self.bus.expect()
+        job = {"id": rid, "node": self.bus.node_id, "args": args, "deadline": time.time() + timeout}
+        await self.bus.redis.xadd(
+            stream_name(self.prefix), {"job": json.dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
+        )
+        try:
+            answer = await self.bus.wait_reply(rid, fut, timeout)
+        except BusTimeout:
+            raise ServerError("busy", "no bot worker answered in time") from None
+        if "error" in answer:
+            raise ServerError("busy", f"the bot failed: {str(answer['error'])[:100]}")
+        return dict(answer["action"]), dict(params)
+
+
+def default_worker_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | None = None) -> int:
+    """Answer decisions from the stream until interrupted (or for ``stop_after`` seconds); jobs answered."""
+    import redis
+
+    from tapete.server.jobs import run_job
+    from tapete.server.worker import warm_up
+
+    warm_up()
+    r = redis.Redis.from_url(url)
+    stream = stream_name(prefix)
+    ensure_group(r.xgroup_create, prefix)
+    end = None if stop_after is None else time.monotonic() + stop_after
+    done = 0
+    while end is None or time.monotonic() < end:
+        claimed: Any = r.xautoclaim(stream, GROUP, name, min_idle_time=RECLAIM_MS, start_id="0-0", count=8)
+        entries = [e for e in claimed[1] if e and e[1]]
+        if not entries:
+            got: Any = r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=500)
+            entries = list(got[0][1]) if got else []
+        for entry_id, fields in entries:
+            job = json.loads(fields[b"job"])
+            if time.time() <= float(job["deadline"]):
+                try:
+                    action, _ = run_job("decide", job["args"])
+                    answer: dict[str, Any] = {"action": action}
+                except Exception as exc:
+                    answer = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+                body = {"k": "rep", "id": job["id"], **answer}
+                r.publish(channel(prefix, str(job["node"])), json.dumps(body, separators=(",", ":")))
+                done += 1
+            r.xack(stream, GROUP, entry_id)
+            r.xdel(stream, entry_id)
+    r.close()
+    return done
+
+
+__all__ = [
+    "GROUP",
+    "RECLAIM_MS",
+    "RemoteDecisions",
+    "default_worker_name",
+    "ensure_group",
+    "serve_decisions",
+    "stream_name",
+]

@@ -1,0 +1,238 @@
+"""Table ownership in PostgreSQL: one lease per table, fenced writes, node heartbeats.
+
+A lease row ``(table_id, node_id, epoch, expires_at)`` says which node owns a table. A
+node takes a lease only when there is none or it has expired (``claim``), which adds one
+to its epoch; the owner renews it while it lives (``renew``). Times are the database's
+clock (``clock_timestamp()``), so the nodes' clocks never have to agree.
+
+Writes are fenced: ``append`` locks the table's lease row (``FOR SHARE``) and checks
+that this node still holds it at the same epoch and that it has not expired, in the same
+transaction that inserts the event. A claim updates that row, so it waits for an append
+in flight and every later append by the former owner fails with ``LeaseLost``. Each
+event's writer (node and epoch) is stored beside it (``event_writers``), so the log
+itself shows that no table ever had two writers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from tapete.server.db import Store, TableRow, _seat_row, _table_row
+
+LEASE_SECONDS = 3.0
+"""How long a lease lasts without renewal; a dead owner's tables move after this."""
+NODE_SECONDS = 3.0
+"""How long a node counts as alive after its last heartbeat."""
+
+
+class LeaseLost(Exception):
+    """This node no longer holds the table's lease: it must not write."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who holds a table's lease, and whether it is still valid."""
+
+    node_id: str
+    epoch: int
+    alive: bool
+
+
+class Leases:
+    """The lease, writer and node tables beside a ``Store``'s tables (PostgreSQL only)."""
+
+    def __init__(self, store: Store, *, lease_seconds: float = LEASE_SECONDS) -> None:
+        if not store.url.startswith("postgresql"):
+            raise ValueError("several nodes need PostgreSQL (--db postgresql://…)")
+        self.store = store
+        self.engine = store.engine
+        self.lease_seconds = lease_seconds
+        p = store.prefix
+        md = sa.MetaData()
+        self.leases = sa.Table(
+            f"{p}leases",
+            md,
+            sa.Column("table_id", sa.String(64), primary_key=True),
+            sa.Column("node_id", sa.String(64), nullable=False),
+            sa.Column("epoch", sa.BigInteger, nullable=False),
+            sa.Column("expires_at", sa.Float, nullable=False),
+        )
+        self.writers = sa.Table(
+            f"{p}event_writers",
+            md,
+            sa.Column("table_id", sa.String(64), primary_key=True),
+            sa.Column("seq", sa.Integer, primary_key=True),
+            sa.Column("node_id", sa.String(64), nullable=False),
+            sa.Column("epoch", sa.BigInteger, nullable=False),
+        )
+        self.nodes = sa.Table(
+            f"{p}nodes",
+            md,
+            sa.Column("node_id", sa.String(64), primary_key=True),
+            sa.Column("expires_at", sa.Float, nullable=False),
+        )
+        self.metadata = md
+        self._q = {
+            "claim": sa.text(
+                f"INSERT INTO {p}leases (table_id, node_id, epoch, expires_at) "
+                "VALUES (:t, :n, 1, extract(epoch from clock_timestamp()) + :ttl) "
+                "ON CONFLICT (table_id) DO UPDATE SET node_id = excluded.node_id, "
+                f"epoch = {p}leases.epoch + 1, expires_at = excluded.expires_at "
+                f"WHERE {p}leases.expires_at < extract(epoch from clock_timestamp()) "
+                "RETURNING epoch"
+            ),
+            "renew": sa.text(
+                f"UPDATE {p}leases SET expires_at = extract(epoch from clock_timestamp()) + :ttl "
+                "WHERE node_id = :n AND table_id = ANY(:ts) "
+                "AND expires_at > extract(epoch from clock_timestamp()) RETURNING table_id, epoch"
+            ),
+            "fence": sa.text(
+                f"SELECT 1 FROM {p}leases WHERE table_id = :t AND node_id = :n AND epoch = :e "
+                "AND expires_at > extract(epoch from clock_timestamp()) FOR SHARE"
+            ),
+            "orphans": sa.text(
+                f"SELECT t.id FROM {p}tables t LEFT JOIN {p}leases l ON l.table_id = t.id "
+                "WHERE t.status = 'open' AND (l.table_id IS NULL OR "
+                "l.expires_at < extract(epoch from clock_timestamp())) ORDER BY random() LIMIT :limit"
+            ),
+            "beat": sa.text(
+                f"INSERT INTO {p}nodes (node_id, expires_at) "
+                "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
+                "ON CONFLICT (node_id) DO UPDATE SET expires_at = excluded.expires_at"
+            ),
+            "alive": sa.text(f"SELECT node_id FROM {p}nodes WHERE expires_at > extract(epoch from clock_timestamp())"),
+            "owners": sa.text(
+                f"SELECT table_id, node_id, epoch, expires_at > extract(epoch from clock_timestamp()) "
+                f"FROM {p}leases WHERE table_id = ANY(:ts)"
+            ),
+        }
+
+    def create_schema(self) -> None:
+        self.metadata.create_all(self.engine)
+
+    # --- leases --------------------------------------------------------------------------
+    def claim(self, table_id: str, node_id: str) -> int | None:
+        """Take the table's lease if nobody holds a valid one; its new epoch, or ``None``."""
+        with self.engine.begin() as c:
+            row = c.execute(self._q["claim"], {"t": table_id, "n": node_id, "ttl": self.lease_seconds}).first()
+        return None if row is None else int(row[0])
+
+    def renew(self, node_id: str, table_ids: list[str]) -> dict[str, int]:
+        """Extend this node's valid leases among ``table_ids``; ``{table_id: epoch}`` of those kept."""
+        if not table_ids:
+            return {}
+        with self.engine.begin() as c:
+            rows = c.execute(self._q["renew"], {"n": node_id, "ts": table_ids, "ttl": self.lease_seconds}).all()
+        return {str(t): int(e) for t, e in rows}
+
+    def release(self, table_id: str, node_id: str) -> None:
+        """Give a lease up at once (a clean stop), so another node need not wait for it to expire."""
+        with self.engine.begin() as c:
+            c.execute(
+                self.leases.update()
+                .where(self.leases.c.table_id == table_id, self.leases.c.node_id == node_id)
+                .values(expires_at=0.0)
+            )
+
+    def release_all(self, node_id: str) -> None:
+        """Give up every lease held under ``node_id`` (a node starting again under the same name)."""
+        with self.engine.begin() as c:
+            c.execute(self.leases.update().where(self.leases.c.node_id == node_id).values(expires_at=0.0))
+
+    def owners(self, table_ids: list[str]) -> dict[str, Owner]:
+        """The lease of each of ``table_ids`` that has one."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(self._q["owners"], {"ts": table_ids}).all()
+        return {str(t): Owner(str(n), int(e), bool(a)) for t, n, e, a in rows}
+
+    def orphans(self, limit: int = 20) -> list[str]:
+        """Open tables whose lease is missing or expired (in random order, so nodes share them)."""
+        with self.engine.connect() as c:
+            return [str(r[0]) for r in c.execute(self._q["orphans"], {"limit": limit})]
+
+    def status(self, table_id: str) -> str | None:
+        """The stored status of a table (``open``/``finished``), ``None`` when there is none."""
+        t = self.store.tables
+        with self.engine.connect() as c:
+            v = c.execute(sa.select(t.c.status).where(t.c.id == table_id)).scalar()
+        return None if v is None else str(v)
+
+    def load_open_table(self, table_id: str) -> TableRow | None:
+        """An unfinished table with its seats and events in order (read after taking its lease)."""
+        s = self.store
+        with self.engine.connect() as c:
+            r = (
+                c.execute(s._with_deal().where(s.tables.c.id == table_id, s.tables.c.status == "open"))
+                .mappings()
+                .first()
+            )
+            if r is None:
+                return None
+            t = _table_row(r)
+            seats = c.execute(s.seats.select().where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat))
+            t.seats = [_seat_row(x) for x in seats.mappings()]
+            evs = c.execute(
+                sa.select(s.events.c.seq, s.events.c.hand, s.events.c.action)
+                .where(s.events.c.table_id == table_id)
+                .order_by(s.events.c.seq)
+            ).all()
+            t.events = [(int(seq), int(hand), json.loads(a)) for seq, hand, a in evs]
+            return t
+
+    # --- fenced writes ---------------------------------------------------------------------
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        hand: int,
+        action: dict[str, Any],
+        final_record: dict[str, Any] | None,
+        node_id: str,
+        epoch: int,
+    ) -> None:
+        """Append one event as the holder of the lease at ``epoch``; ``LeaseLost`` writes nothing."""
+        s = self.store
+        with self.engine.begin() as c:
+            if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
+                raise LeaseLost(table_id)
+            c.execute(
+                s.events.insert().values(
+                    table_id=table_id, seq=seq, hand=hand, action=json.dumps(action, sort_keys=True), at=time.time()
+                )
+            )
+            c.execute(self.writers.insert().values(table_id=table_id, seq=seq, node_id=node_id, epoch=epoch))
+            if final_record is not None:
+                c.execute(
+                    s.tables.update()
+                    .where(s.tables.c.id == table_id)
+                    .values(status="finished", record=json.dumps(final_record))
+                )
+
+    def writers_of(self, table_id: str) -> list[tuple[int, str, int]]:
+        """``(seq, node_id, epoch)`` of every event of a table, in order."""
+        w = self.writers
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(w.c.seq, w.c.node_id, w.c.epoch).where(w.c.table_id == table_id).order_by(w.c.seq)
+            ).all()
+        return [(int(a), str(b), int(e)) for a, b, e in rows]
+
+    # --- nodes -----------------------------------------------------------------------------
+    def beat(self, node_id: str) -> None:
+        """This node is alive for ``NODE_SECONDS`` more."""
+        with self.engine.begin() as c:
+            c.execute(self._q["beat"], {"n": node_id, "ttl": NODE_SECONDS})
+
+    def live_nodes(self) -> set[str]:
+        with self.engine.connect() as c:
+            return {str(r[0]) for r in c.execute(self._q["alive"])}
+
+
+__all__ = ["LEASE_SECONDS", "NODE_SECONDS", "LeaseLost", "Leases", "Owner"]

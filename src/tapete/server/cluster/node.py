@@ -1,0 +1,402 @@
+"""One node of a cluster: leases and failover, sockets joined to tables owned elsewhere.
+
+Every ``tick`` (half a second) a node says it is alive, renews the leases of its tables
+(dropping those it lost), takes the leases of open tables nobody holds (their owner died,
+or stopped) and rebuilds them from the log, forgets the sockets of nodes that died, and
+closes its own sockets whose table's owner changed, so their clients reconnect.
+
+A socket's ``hello`` for an open table that another live node owns is forwarded there
+(request/reply on the bus); so is every later message of that socket, one at a time and
+in order. The owner runs it through the same handlers as a local socket's, with a
+``RemoteConnection`` in place of the socket: everything the table sends that socket comes
+back on the bus, addressed to it, and is passed on unread. A ``hello`` for an open table
+with no live owner takes the table here. A socket that cannot reach its table's owner
+(no reply in ``REQUEST_SECONDS``, or the owner no longer knows it) is closed with code
+1012; its client reconnects to any node, says ``hello`` and gets the full current view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from tapete.server.cluster.botqueue import RemoteDecisions
+from tapete.server.cluster.bus import Bus, BusTimeout
+from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
+from tapete.server.cluster.ownership import Append
+from tapete.server.cluster.remote import RemoteConnection
+from tapete.server.connection import Connection
+from tapete.server.errors import ServerError
+from tapete.server.table import Decide, Table
+
+if TYPE_CHECKING:
+    from tapete.server.hub import Hub
+
+log = logging.getLogger("tapete.server")
+
+CLOSE_MOVED: Final = 1012
+"""Close code of a socket whose table moved to another node (the client reconnects)."""
+REQUEST_SECONDS: Final = 3.0
+"""How long a forwarded message waits for its owner's reply."""
+NEW_TABLE_SECONDS: Final = 30.0
+"""A lease taken for a table being created is kept this long before the table exists."""
+TAKE_AT_ONCE: Final = 4
+"""Tables a node rebuilds at the same time when it takes over a dead node's."""
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """How a node joins its cluster."""
+
+    redis_url: str
+    node_id: str = ""
+    """This node's name (default: a random one); unique in the cluster."""
+    redis_prefix: str = "tapete:"
+    """Prefix of every Redis key and channel (one cluster per prefix)."""
+    remote_bots: bool = False
+    """Bot decisions go to ``tapete worker`` processes through Redis instead of this node's workers."""
+    lease_seconds: float = LEASE_SECONDS
+    tick_seconds: float = 0.5
+
+
+@dataclass
+class Link:
+    """A socket of this node joined to a table owned by another node."""
+
+    conn: Connection
+    table_id: str
+    owner: str
+    epoch: int
+
+
+class ClusterNode:
+    """The ``Ownership`` of a node among several (see the module's description)."""
+
+    def __init__(self, settings: ClusterSettings) -> None:
+        self.settings = settings
+        self.node_id = settings.node_id or f"n-{uuid.uuid4().hex[:10]}"
+        self._hub: Hub | None = None
+        self._leases: Leases | None = None
+        self._bus: Bus | None = None
+        self.bots: RemoteDecisions | None = None
+        self.epochs: dict[str, int] = {}
+        """The tables this node holds a lease on, with its epoch."""
+        self._new: dict[str, float] = {}
+        self._taking: dict[str, asyncio.Future[bool]] = {}
+        self.links: dict[str, Link] = {}
+        self._conn_ids: dict[Connection, str] = {}
+        self.remotes: dict[tuple[str, str], RemoteConnection] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
+
+    @property
+    def hub(self) -> Hub:
+        assert self._hub is not None, "the node has not started"
+        return self._hub
+
+    @property
+    def leases(self) -> Leases:
+        assert self._leases is not None, "the node has not started"
+        return self._leases
+
+    @property
+    def bus(self) -> Bus:
+        assert self._bus is not None, "the node has not started"
+        return self._bus
+
+    # --- life -------------------------------------------------------------------------------
+    async def start(self, hub: Hub) -> bool:
+        self._hub = hub
+        self._leases = Leases(hub.store, lease_seconds=self.settings.lease_seconds)
+        await hub.db(self.leases.create_schema)
+        await hub.db(self.leases.release_all, self.node_id)
+        self._bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.node_id)
+        await self.bus.start(self._on_message)
+        if self.settings.remote_bots:
+            self.bots = RemoteDecisions(self.bus, self.settings.redis_prefix, hub.limits)
+            await self.bots.start()
+        await hub.db(self.leases.beat, self.node_id)
+        self._ticker = asyncio.create_task(self._tick_loop(), name="cluster-tick")
+        log.info("node %s joined the cluster", self.node_id)
+        return False
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        for t in list(self._tasks):
+            t.cancel()
+        for cid in list(self.links):
+            self._unlink(cid, close=True)
+        for table_id in list(self.epochs):
+            with contextlib.suppress(Exception):
+                await self.hub.db(self.leases.release, table_id, self.node_id)
+        self.epochs.clear()
+        if self._bus is not None:
+            await asyncio.sleep(0.05)  # let the publisher send the last messages
+            await self._bus.stop()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- the hub's hooks ----------------------------------------------------------------------
+    async def new_table(self, table_id: str) -> None:
+        epoch = await self.hub.db(self.leases.claim, table_id, self.node_id)
+        if epoch is None:
+            raise ServerError("storage_error", "the table could not be created")
+        self.epochs[table_id] = epoch
+        self._new[table_id] = time.monotonic()
+
+    def appender(self, append: Append) -> Append:
+        async def fenced(
+            table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
+        ) -> None:
+            epoch = self.epochs.get(table_id)
+            if epoch is None:
+                raise LeaseLost(table_id)
+            try:
+                await self.hub.db(self.leases.append, table_id, seq, hand, action, final, self.node_id, epoch)
+            except LeaseLost:
+                log.warning("table %s: lease lost at epoch %d; the table leaves this node", table_id, epoch)
+                if self.epochs.get(table_id) == epoch:
+                    self._spawn(self.drop(table_id))
+                raise
+
+        return fenced
+
+    def decider(self, decide: Decide) -> Decide:
+        return self.bots.decide if self.bots is not None else decide
+
+    def joined(self, conn: Connection) -> bool:
+        return conn in self._conn_ids
+
+    async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
+        if isinstance(conn, RemoteConnection):
+            return False
+        cid = self._conn_ids.get(conn)
+        if cid is not None:
+            link = self.links.get(cid)
+            if link is not None:
+                await self._forward(cid, link, "msg", text)
+            return True
+        if msg.get("type") != "hello" or conn.table is not None:
+            return False
+        table_id = str(msg["table"])
+        for _ in range(3):
+            table = self.hub.tables.get(table_id)
+            if table is not None and not table.closed:
+                return False
+            if table_id in self._taking:
+                await self._taking[table_id]
+                continue
+            if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) != "open":
+                return False  # unknown or finished: answered here
+            owner = (await self.hub.db(self.leases.owners, [table_id])).get(table_id)
+            if owner is not None and owner.alive and owner.node_id != self.node_id:
+                await self._join_remote(conn, table_id, owner.node_id, owner.epoch, text)
+                return True
+            if await self.take(table_id):
+                return False
+        raise ServerError("busy", "the table is moving between nodes; try again")
+
+    def socket_closed(self, conn: Connection) -> None:
+        cid = self._conn_ids.pop(conn, None)
+        if cid is None:
+            return
+        link = self.links.pop(cid, None)
+        if link is not None:
+            self.bus.publish(link.owner, {"k": "bye", "cid": cid, "from": self.node_id})
+
+    # --- sockets joined elsewhere ---------------------------------------------------------------
+    async def _join_remote(self, conn: Connection, table_id: str, owner: str, epoch: int, text: str) -> None:
+        cid = uuid.uuid4().hex
+        self._conn_ids[conn] = cid
+        self.links[cid] = Link(conn, table_id, owner, epoch)
+        answer = await self._forward(cid, self.links[cid], "hello", text)
+        if not answer.get("joined"):
+            self._conn_ids.pop(conn, None)
+            self.links.pop(cid, None)
+
+    async def _forward(self, cid: str, link: Link, op: str, text: str) -> dict[str, Any]:
+        try:
+            answer = await self.bus.request(link.owner, {"op": op, "cid": cid, "text": text}, REQUEST_SECONDS)
+        except BusTimeout:
+            answer = {"gone": True}
+        if answer.get("gone"):
+            self._unlink(cid, close=True)
+        return answer
+
+    def _unlink(self, cid: str, *, close: bool) -> None:
+        link = self.links.pop(cid, None)
+        if link is None:
+            return
+        self._conn_ids.pop(link.conn, None)
+        if close:
+            link.conn.close(CLOSE_MOVED)
+
+    # --- the bus ----------------------------------------------------------------------------
+    def _deliver(self, node_id: str, message: dict[str, Any]) -> None:
+        self.bus.publish(node_id, message)
+
+    def _on_message(self, m: dict[str, Any]) -> None:
+        kind = m.get("k")
+        if kind == "req":
+            self._spawn(self._serve(m))
+        elif kind == "out":
+            link = self.links.get(str(m.get("cid")))
+            if link is not None:
+                link.conn.send(m["m"])
+        elif kind == "close":
+            self._unlink(str(m.get("cid")), close=True)
+        elif kind == "bye":
+            self._detach((str(m.get("from")), str(m.get("cid"))))
+
+    async def _serve(self, m: dict[str, Any]) -> None:
+        """Run a socket's message forwarded by its node, and reply when it is handled."""
+        from tapete.server.ws import handle_text
+
+        key = (str(m["from"]), str(m["cid"]))
+        try:
+            if m.get("op") == "hello":
+                rc = RemoteConnection(key[0], key[1], self._deliver, self.hub.rate)
+                self.remotes[key] = rc
+                await handle_text(self.hub, rc, str(m["text"]))
+                joined = rc.table is not None
+                if not joined:
+                    self.remotes.pop(key, None)
+                self.bus.reply(m, {"joined": joined})
+                return
+            found = self.remotes.get(key)
+            if found is None or found.table is None or found.table.closed:
+                self.bus.reply(m, {"gone": True})
+                return
+            await handle_text(self.hub, found, str(m["text"]))
+            self.bus.reply(m, {})
+        except Exception:
+            log.exception("a forwarded message failed")
+            self.bus.reply(m, {"gone": True})
+
+    def _detach(self, key: tuple[str, str]) -> None:
+        rc = self.remotes.pop(key, None)
+        if rc is not None and rc.table is not None:
+            rc.table.detach(rc)
+
+    # --- leases -----------------------------------------------------------------------------
+    async def take(self, table_id: str) -> bool:
+        """Take an open table's lease if nobody holds it, and rebuild the table here from the log."""
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._taking[table_id] = fut
+        try:
+            async with self._gate:
+                ok = await self._take(table_id)
+        except Exception as exc:
+            log.error("table %s could not be taken over (%s)", table_id, type(exc).__name__)
+            ok = False
+        finally:
+            del self._taking[table_id]
+        fut.set_result(ok)
+        return ok
+
+    async def _take(self, table_id: str) -> bool:
+        from tapete.server.hub import record_of
+
+        hub = self.hub
+        epoch = await hub.db(self.leases.claim, table_id, self.node_id)
+        if epoch is None:
+            return False
+        self.epochs[table_id] = epoch
+        old = hub.tables.pop(table_id, None)
+        if old is not None:
+            await self._close_table(old)
+        row = await hub.db(self.leases.load_open_table, table_id)
+        if row is None:
+            self.epochs.pop(table_id, None)
+            await hub.db(self.leases.release, table_id, self.node_id)
+            return False
+        try:
+            game = await hub.rebuild(table_id, json.dumps(record_of(row)).encode("utf-8"))
+        except Exception:
+            self.epochs.pop(table_id, None)
+            await hub.db(self.leases.release, table_id, self.node_id)
+            raise
+        if self.epochs.get(table_id) != epoch:
+            return False
+        table = Table(row, game, hub.config())
+        hub.tables[table_id] = table
+        table.kick_bots()
+        log.info("table %s taken over at epoch %d with %d events", table_id, epoch, len(row.events))
+        return True
+
+    async def drop(self, table_id: str) -> None:
+        """This node lost the table's lease: it leaves memory and its sockets reconnect elsewhere."""
+        self.epochs.pop(table_id, None)
+        table = self.hub.tables.pop(table_id, None)
+        if table is not None:
+            await self._close_table(table)
+
+    async def _close_table(self, table: Table) -> None:
+        clients = table.clients()
+        await table.close()
+        for c in clients:
+            if isinstance(c, RemoteConnection):
+                self.remotes.pop((c.node_id, c.conn_id), None)
+            if isinstance(c, Connection):
+                c.close(CLOSE_MOVED)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster tick failed")
+            await asyncio.sleep(self.settings.tick_seconds)
+
+    async def tick(self) -> None:
+        """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner changed."""
+        hub, leases, me = self.hub, self.leases, self.node_id
+        await hub.db(leases.beat, me)
+        now = time.monotonic()
+        for t in list(self.epochs):
+            fresh = now - self._new.get(t, -1e9) < NEW_TABLE_SECONDS
+            if t not in hub.tables and t not in self._taking and not fresh:
+                self.epochs.pop(t, None)
+                await hub.db(leases.release, t, me)
+        for t, at in list(self._new.items()):
+            if now - at >= NEW_TABLE_SECONDS:
+                del self._new[t]
+        held = dict(self.epochs)
+        kept = await hub.db(leases.renew, me, list(held))
+        for t, epoch in held.items():
+            if kept.get(t) != epoch and self.epochs.get(t) == epoch:
+                log.warning("table %s: lease at epoch %d lost", t, epoch)
+                await self.drop(t)
+        for t in await hub.db(leases.orphans, 2 * TAKE_AT_ONCE):
+            if t not in self._taking and t not in self.epochs:
+                self._spawn(self.take(t))
+        live = await hub.db(leases.live_nodes)
+        for key in [k for k in self.remotes if k[0] not in live]:
+            self._detach(key)
+        if self.links:
+            owners = await hub.db(leases.owners, list({link.table_id for link in self.links.values()}))
+            for cid, link in list(self.links.items()):
+                o = owners.get(link.table_id)
+                if o is None or not o.alive or o.node_id != link.owner or o.epoch != link.epoch:
+                    self._unlink(cid, close=True)
+
+
+__all__ = ["CLOSE_MOVED", "ClusterNode", "ClusterSettings", "Link"]

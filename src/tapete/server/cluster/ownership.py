@@ -1,0 +1,78 @@
+"""Who owns which table: the questions the hub and the socket loop ask, and the one-process answers.
+
+A single server process owns every table, writes every event, and has every socket's
+table at hand: ``LocalOwnership`` answers so, doing nothing. ``ClusterNode``
+(:mod:`tapete.server.cluster.node`) answers for a node among several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from tapete.server.connection import Connection
+    from tapete.server.hub import Hub
+    from tapete.server.table import Decide
+
+Append = Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaitable[None]]
+"""``(table_id, seq, hand, action, final_record)``: write one event to the log."""
+
+
+class Ownership(Protocol):
+    """What the hub needs to know about owning tables."""
+
+    async def start(self, hub: Hub) -> bool:
+        """Start; ``True`` when the hub should rebuild every unfinished table itself."""
+
+    async def stop(self) -> None:
+        """Give up what this process holds."""
+
+    async def new_table(self, table_id: str) -> None:
+        """A table is about to be created here: make it this process's."""
+
+    def appender(self, append: Append) -> Append:
+        """The way a table's events are written (``append`` is the hub's own)."""
+
+    def decider(self, decide: Decide) -> Decide:
+        """The way a table's bots decide (``decide`` is the hub's worker pool)."""
+
+    async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
+        """Handle a checked client message elsewhere; ``True`` when it was (nothing more to do here)."""
+
+    def joined(self, conn: Connection) -> bool:
+        """Whether ``conn`` joined a table through another process (its own ``table`` is then unset)."""
+
+    def socket_closed(self, conn: Connection) -> None:
+        """A socket of this process closed."""
+
+
+class LocalOwnership:
+    """One process: every table is its own, written through the hub's log, its bots in its workers."""
+
+    async def start(self, hub: Hub) -> bool:
+        return True
+
+    async def stop(self) -> None:
+        return None
+
+    async def new_table(self, table_id: str) -> None:
+        return None
+
+    def appender(self, append: Append) -> Append:
+        return append
+
+    def decider(self, decide: Decide) -> Decide:
+        return decide
+
+    async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
+        return False
+
+    def joined(self, conn: Connection) -> bool:
+        return False
+
+    def socket_closed(self, conn: Connection) -> None:
+        return None
+
+
+__all__ = ["Append", "LocalOwnership", "Ownership"]

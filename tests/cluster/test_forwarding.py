@@ -1,0 +1,79 @@
+"""A socket on one node plays at a table another node owns: messages are forwarded, views come back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tapete.server.cluster.lease import Leases
+from tapete.server.db import Store
+from tapete.server.errors import ServerError
+from tapete.server.messages import error_message
+from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
+
+
+@pytest.fixture
+def cluster(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Cluster]:
+    c = Cluster(pg, rd)
+    yield c
+    c.stop_all()
+
+
+def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, str]) -> None:
+    a = cluster.start("a")
+    b = cluster.start("b")
+    t = create_table(a, "runfast", ["human", "easy", "easy"], seed=11)
+    tid, token = t["table"], t["seats"][0]["token"]
+    with open_socket(b) as ws, open_socket(b) as spectator:
+        spectator.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))
+        assert recv_json(spectator)["type"] == "welcome"
+        ws.send(json.dumps({"type": "hello", "table": tid, "token": token, "lang": "es"}))
+        welcome = recv_json(ws)
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0 and welcome["role"] == "player"
+        state: dict[str, Any] | None = None
+        acked = 0
+        over = False
+        while not over:
+            m = recv_json(ws)
+            if m["type"] == "state":
+                if state is not None and state["view"]["to_act"] == 0 and m["last_action"]["seat"] == 0:
+                    acked += 1
+                state = m
+                view = m["view"]
+                if view["to_act"] == 0 and view["legal_actions"]:
+                    ws.send(json.dumps({"type": "action", "version": m["version"], "action": view["legal_actions"][0]}))
+            elif m["type"] == "game_over":
+                over = True
+            else:
+                assert m["type"] in ("seats", "hand_over"), m
+        # a refusal comes back from the owner, in the socket's language, answering the message
+        ws.send(json.dumps({"type": "action", "id": 5, "version": 0, "action": {"seat": 0, "play": "pass"}}))
+        refusal = recv_json(ws)
+        while refusal["type"] != "error":
+            refusal = recv_json(ws)
+        assert refusal == {**error_message(ServerError("game_over", "the game is over"), "es", 5)}
+        ws.send(json.dumps({"type": "ping", "id": 7}))
+        pong = recv_json(ws)
+        while pong["type"] != "pong":
+            pong = recv_json(ws)
+        assert pong["ref"] == 7
+        # the spectator on node b saw the same game end
+        seen = [recv_json(spectator) for _ in range(3)]
+        assert "state" in {m["type"] for m in seen}
+    assert state is not None and acked > 0
+    store = Store(pg[0], prefix=pg[1])
+    leases = Leases(store)
+    try:
+        writers = leases.writers_of(tid)
+        assert len(writers) == store.count_events(tid) == state["version"]
+        assert {(node, epoch) for _, node, epoch in writers} == {("a", 1)}  # only the owner wrote
+        assert leases.status(tid) == "finished"
+    finally:
+        store.dispose()
+    # a finished table is read back by whichever node is asked
+    with open_socket(b) as ws:
+        ws.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))
+        assert recv_json(ws)["type"] == "welcome"

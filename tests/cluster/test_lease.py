@@ -1,0 +1,94 @@
+"""Leases in PostgreSQL: one holder at a time, fenced writes, the writers in the log."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tapete.server.cluster.lease import LeaseLost, Leases
+from tapete.server.db import SeatRow, Store, TableRow
+
+
+@pytest.fixture
+def leases(pg: tuple[str, str]) -> Iterator[Leases]:
+    url, prefix = pg
+    store = Store(url, prefix=prefix)
+    store.create_schema()
+    found = Leases(store, lease_seconds=0.4)
+    found.create_schema()
+    yield found
+    store.dispose()
+
+
+def add_table(store: Store, table_id: str) -> None:
+    seats = [SeatRow(0, "human", None, "h", ""), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")]
+    store.insert_table(TableRow(table_id, "runfast", {}, 7, "c", "open", time.time(), seats=seats))
+
+
+def test_one_holder_and_epochs_that_grow(leases: Leases) -> None:
+    add_table(leases.store, "t1")
+    assert leases.claim("t1", "a") == 1
+    assert leases.claim("t1", "b") is None  # held and valid
+    assert leases.renew("a", ["t1"]) == {"t1": 1}
+    assert leases.renew("b", ["t1"]) == {}
+    assert leases.owners(["t1"])["t1"].node_id == "a"
+    assert leases.orphans() == []
+    time.sleep(0.5)  # a's lease expires without renewal
+    assert not leases.owners(["t1"])["t1"].alive
+    assert leases.orphans() == ["t1"]
+    assert leases.renew("a", ["t1"]) == {}  # an expired lease is not renewed: it is lost
+    assert leases.claim("t1", "b") == 2
+    assert leases.owners(["t1"])["t1"].node_id == "b"
+    leases.release("t1", "b")
+    assert leases.claim("t1", "c") == 3  # released at once, not after the timeout
+
+
+def test_a_former_owner_cannot_write(leases: Leases) -> None:
+    add_table(leases.store, "t2")
+    assert leases.claim("t2", "a") == 1
+    leases.append("t2", 0, 0, {"seat": 0, "play": "3S"}, None, "a", 1)
+    time.sleep(0.5)
+    with pytest.raises(LeaseLost):  # expired: not even the holder writes
+        leases.append("t2", 1, 0, {"seat": 1, "play": "pass"}, None, "a", 1)
+    assert leases.claim("t2", "b") == 2
+    with pytest.raises(LeaseLost):  # taken over
+        leases.append("t2", 1, 0, {"seat": 1, "play": "pass"}, None, "a", 1)
+    with pytest.raises(LeaseLost):  # a stale epoch, even from the holder's name
+        leases.append("t2", 1, 0, {"seat": 1, "play": "pass"}, None, "b", 1)
+    leases.append("t2", 1, 0, {"seat": 1, "play": "4S"}, {"final": True}, "b", 2)
+    assert leases.writers_of("t2") == [(0, "a", 1), (1, "b", 2)]
+    assert leases.store.count_events("t2") == 2
+    assert leases.status("t2") == "finished"
+    assert leases.orphans() == []  # a finished table needs no owner
+    row = leases.load_open_table("t2")
+    assert row is None
+
+
+def test_concurrent_claims_have_one_winner(leases: Leases) -> None:
+    for i in range(5):
+        add_table(leases.store, f"c{i}")
+    with ThreadPoolExecutor(8) as pool:
+        for i in range(5):
+            won = list(pool.map(leases.claim, [f"c{i}"] * 8, [f"node{n}" for n in range(8)]))
+            assert sum(e is not None for e in won) == 1, won
+    assert sorted(leases.orphans()) == []
+
+
+def test_an_append_in_flight_finishes_before_a_takeover(leases: Leases) -> None:
+    """A claim waits for the holder's transaction; the event it wrote is in the log the new owner reads."""
+    add_table(leases.store, "t3")
+    assert leases.claim("t3", "a") == 1
+    engine = leases.engine
+    with ThreadPoolExecutor(1) as pool, engine.begin() as c:
+        assert c.execute(leases._q["fence"], {"t": "t3", "n": "a", "e": 1}).first() is not None
+        time.sleep(0.5)  # the lease expires while the append is in flight
+        claim = pool.submit(leases.claim, "t3", "b")
+        time.sleep(0.2)
+        assert not claim.done()  # the claim waits for the row lock
+        c.execute(leases.store.events.insert().values(table_id="t3", seq=0, hand=0, action="{}", at=0.0))
+    assert claim.result(5) == 2
+    row = leases.load_open_table("t3")
+    assert row is not None and [seq for seq, _, _ in row.events] == [0]
