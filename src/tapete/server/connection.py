@@ -4,25 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 
 from starlette.websockets import WebSocket
 
 from tapete.errors import TapeteError
 from tapete.i18n import DEFAULT_LANGUAGE
 from tapete.server.messages import error_message
-from tapete.server.protocol import RateLimiter
+from tapete.server.protocol import RateLimiter, encode
 from tapete.server.table import Message, Table
-
-
-def encode(message: Message) -> str:
-    """A message as JSON text; characters UTF-8 cannot carry are escaped rather than fatal."""
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(message, separators=(",", ":"))
-    return text
 
 
 class Connection:

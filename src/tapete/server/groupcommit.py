@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
+import orjson
+
 from tapete.server.db import EventRow, Store
 
 log = logging.getLogger("tapete.server")
@@ -75,12 +77,7 @@ class GroupCommit:
         if self._thread is None:
             raise RuntimeError("the log writer is not running")
         row = EventRow(
-            table_id,
-            seq,
-            hand,
-            json.dumps(action, sort_keys=True),
-            time.time(),
-            json.dumps(final) if final is not None else None,
+            table_id, seq, hand, _text(action), time.time(), json.dumps(final) if final is not None else None
         )
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put(_Pending(row, future))
@@ -157,6 +154,14 @@ class GroupCommit:
         assert loop is not None
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(_wake, batch, errors)
+
+
+def _text(action: dict[str, Any]) -> str:
+    """An action's logged form: JSON with sorted keys."""
+    try:
+        return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:
+        return json.dumps(action, sort_keys=True)
 
 
 def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:

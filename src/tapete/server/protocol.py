@@ -1,15 +1,20 @@
 """Limits and schema checks for client messages (``docs/protocol.md``); refusals are ``ServerError``.
 
 Every number has bounds and every string is valid text (:mod:`tapete.server.safejson`)
-before a handler sees the message.
+before a handler sees the message. Server messages leave as JSON text through :func:`encode`;
+one sent to many clients (a state for a seat, the spectators' view) is a :class:`Shared`
+message, encoded once.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+import orjson
 
 from tapete.server.errors import ServerError
 from tapete.server.safejson import loads
@@ -144,3 +149,38 @@ class RateLimiter:
             self.tokens -= 1
             return True
         return False
+
+
+class Shared(dict[str, Any]):
+    """A server message sent unchanged to several clients: encoded once, on its first send.
+
+    It must not be changed after it is handed to a client.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text: str | None = None
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (a :class:`Shared` one encoded only the first time)."""
+    if type(message) is Shared:
+        if message.text is None:
+            message.text = _encode(message)
+        return message.text
+    return _encode(message)
+
+
+def _encode(message: dict[str, Any]) -> str:
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    except TypeError:
+        pass  # integers beyond 64 bits, lone surrogates: the standard encoder below
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # characters UTF-8 cannot carry are escaped rather than fatal
+        text = json.dumps(message, separators=(",", ":"))
+    return text

@@ -31,6 +31,7 @@ from tapete.server.botpool import bot_seed
 from tapete.server.db import SeatRow, TableRow
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
+from tapete.server.protocol import Shared
 from tapete.server.views import game_summary, hand_summary, spectator_view
 
 log = logging.getLogger("tapete.server")
@@ -282,8 +283,8 @@ class Table:
                 self._emit(c, m)
 
     def _broadcast_seats(self) -> None:
-        seats = [s.public() for s in self.seats]
-        self._broadcast(lambda c: {"type": "seats", "table": self.id, "seats": seats})
+        message = Shared({"type": "seats", "table": self.id, "seats": [s.public() for s in self.seats]})
+        self._broadcast(lambda c: message)
 
     # --- the single writer ----------------------------------------------------------
     async def submit(self, seat: int, action: dict[str, Any], version: int, *, by_bot: bool = False) -> None:
@@ -332,6 +333,7 @@ class Table:
         return record
 
     def _fanout(self, last: dict[str, JSON], hand_before: int) -> None:
+        """Tell every connected client: one view and one encoded message per seat with clients."""
         game = self.game
         cache: dict[int | None, dict[str, JSON]] = {}
         hand_done = self.family.hand_results and (hand_index(game) != hand_before or game.is_over())
@@ -340,11 +342,20 @@ class Table:
             hand_over = {"type": "hand_over", "table": self.id, "version": self.version, **(summary or {})}
             if not game.is_over() and self.config.next_hand_wait > 0:
                 self.gate = HandGate.after(hand_before, self.config.next_hand_wait, hand_over)
-            self._broadcast(lambda c: dict(hand_over))
-        self._broadcast(lambda c: self._state(c.seat, last, cache))
+            shared_over = Shared(hand_over)
+            self._broadcast(lambda c: shared_over)
+        states: dict[int | None, Message] = {}
+
+        def state(c: Client) -> Message:
+            m = states.get(c.seat)
+            if m is None:
+                m = states[c.seat] = Shared(self._state(c.seat, last, cache))
+            return m
+
+        self._broadcast(state)
         if game.is_over():
-            over = game_summary(game)
-            self._broadcast(lambda c: {"type": "game_over", "table": self.id, "version": self.version, **over})
+            over = Shared({"type": "game_over", "table": self.id, "version": self.version, **game_summary(game)})
+            self._broadcast(lambda c: over)
 
     # --- between hands ------------------------------------------------------------------
     def abandoned(self, after: float) -> bool:
