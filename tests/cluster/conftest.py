@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.helpers import drop_prefixed, postgres_url, unique_prefix
+from tests.server.helpers import postgres_url, unique_prefix
 
 REDIS_URL = os.environ.get("TAPETE_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -22,15 +22,24 @@ def pg_base() -> str:
 
 
 def drop_cluster_tables(url: str, prefix: str) -> None:
-    from tapete.server.cluster.lease import Leases
+    """Drop every table whose name starts with ``prefix`` (the log's, the leases', any other part's)."""
+    import sqlalchemy as sa
+
     from tapete.server.db import Store
 
-    store = Store(url, prefix=prefix)
+    store = Store(url)
     try:
-        Leases(store).metadata.drop_all(store.engine)
+        with store.engine.begin() as c:
+            names = c.execute(
+                sa.text(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, :p)"
+                ),
+                {"p": prefix},
+            ).scalars()
+            for name in list(names):
+                c.execute(sa.text(f'DROP TABLE IF EXISTS "{name}" CASCADE'))
     finally:
         store.dispose()
-    drop_prefixed(url, prefix)
 
 
 @pytest.fixture
