@@ -5,7 +5,8 @@ Cutthroat against two bots, claims the account on its page (a refused name first
 Spanish), and finds the game in its history with the statistics updated: the numbers on the
 page are the API's, and the API's are those computed here from the stored record. A second
 browser signs in with the name and password (a wrong password first) and sees the same
-history. axe finds no serious violation on either page, at a phone's and a desktop's size.
+history; the first signs out and the second deletes the account (a confirm dialog). axe finds
+no serious violation on either page, at a phone's and a desktop's size.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ def test_guest_plays_claims_and_finds_the_game_then_signs_in_elsewhere(browser: 
     assert page.locator(".profile-stats[data-profile='cutthroat'] svg.plot title").count() >= 2
     assert data["ratings"]["spades"]["games"] == 1
     assert page.locator("#ratings-table tr[data-family='spades']").count() == 1
+    assert page.locator("#history-more").is_hidden()  # one game: nothing more to show
     assert serious(page) == [], "own page (es)"
 
     # the replay link opens the game in the replay viewer
@@ -225,6 +227,28 @@ def test_guest_plays_claims_and_finds_the_game_then_signs_in_elsewhere(browser: 
     page.wait_for_function("() => document.getElementById('leaderboard').dataset.family !== 'spades'")
     assert page.evaluate("document.activeElement.getAttribute('aria-selected')") == "true"
     assert serious(page) == [], "leaderboard (en, desktop)"
+
+    # signing out on the first device: the lobby makes a new guest there
+    page.goto(f"{base_url}/players/{NAME}?lang=en")
+    page.wait_for_selector("#player-page[data-ready='1'] #signout")
+    page.click("#signout")
+    page.wait_for_selector("body[data-ready='1'] #identity .who[data-guest='1']")
+    assert page.get_attribute("#identity .who", "data-player") != NAME
+
+    # deleting the account on the second: a confirm dialog (Escape keeps it), then it is gone
+    other.goto(f"{base_url}/players/{NAME}")
+    other.wait_for_selector("#player-page[data-ready='1'] #delete-open")
+    other.click("#delete-open")
+    other.wait_for_selector("#delete-dialog[open]")
+    assert other.evaluate("document.activeElement.id") == "delete-password"
+    other.keyboard.press("Escape")
+    other.wait_for_selector("#delete-dialog", state="detached")
+    assert other.evaluate("document.activeElement.id") == "delete-open"
+    other.click("#delete-open")
+    other.fill("#delete-password", PASSWORD)
+    other.click("#delete-confirm")
+    other.wait_for_selector("body[data-ready='1'] #identity .who[data-guest='1']")
+    assert other.request.get(f"{base_url}/api/players/{NAME}").status == 404
     second.close()
     first.close()
     assert not errors, errors
