@@ -4,6 +4,7 @@ import { chooseLanguage, loadLanguage, t, languageSwitcher, translatePage, numbe
 import { esc, scoreChart, historyTable } from "./summary.js";
 import { cardSVG } from "./cards.js";
 import { loadRenderer } from "./renderer.js";
+import { hasAnalysis, showAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 const R = { report: null, record: null, renderer: null, steps: [], i: 0 };
@@ -49,10 +50,23 @@ function render() {
   if (st.kind === "end") {
     const sides = (h.scores || h.score_change || []).length;
     center = `<h3>${esc(t("Hand summary"))}</h3>` + R.renderer.replayEnd(h, st.hand > 0 ? R.report.hands[st.hand - 1] : null, st.hand, names, sideNameOf(names, sides));
+    if (hasAnalysis(R.report.profile)) center += `<p><button type="button" id="analysis-open" aria-controls="analysis">${esc(t("Analysis"))}</button></p>`;
   }
   $("center").innerHTML = center;
+  const open = $("analysis-open");
+  if (open) open.addEventListener("click", () => openAnalysis(st.hand));
   $("first").disabled = $("prev").disabled = R.i === 0;
   $("next").disabled = $("last").disabled = R.i === R.steps.length - 1;
+}
+
+/** The Analysis view of hand `hand` (./analysis.js): the record is analysed by the server, that hand only. */
+async function openAnalysis(hand) {
+  const box = $("analysis");
+  if (box.dataset.state === "done" && box.dataset.hand === String(hand)) { box.hidden = false; $("analysis-h").focus(); return; }
+  box.dataset.hand = String(hand);
+  const names = players();
+  const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(R.record) };
+  await showAnalysis(box, `/api/analyze?hand=${hand}`, init, hand, { seat: (i) => names[i], side: (s) => t("Team {n}", { n: s + 1 }) });
 }
 
 function renderSummary() {
@@ -77,13 +91,19 @@ async function load(text) {
   if (!profile) { $("replay-error").textContent = t("The record could not be replayed: {message}", { message: t("Unknown game: {name}", { name: String(out.report.profile) }) }); return; }
   R.renderer = await loadRenderer(profile.renderer);
   R.report = out.report; R.record = out.record;
+  $("analysis").hidden = true; $("analysis").dataset.state = ""; $("analysis").innerHTML = "";
   buildSteps(); $("stage").hidden = false; render(); renderSummary();
 }
 
 async function main() {
   await loadLanguage(chooseLanguage());
   translatePage();
-  languageSwitcher($("lang"), () => { translatePage(); if (R.report) { render(); renderSummary(); } });
+  languageSwitcher($("lang"), () => {
+    translatePage();
+    if (R.report) { render(); renderSummary(); }
+    const box = $("analysis");
+    if (box.dataset.state === "done" && !box.hidden) { box.dataset.state = ""; openAnalysis(Number(box.dataset.hand)); }
+  });
   $("file").addEventListener("change", async () => { const f = $("file").files[0]; if (f) await load(await f.text()); });
   $("load").addEventListener("click", () => load($("paste").value));
   const go = (i) => { R.i = Math.max(0, Math.min(R.steps.length - 1, i)); render(); };

@@ -11,6 +11,7 @@ import { fanHTML, layout, bindFan } from "./fan.js";
 import { Queue, HOLD, LAST_HOLD, SLIDE, reducedMotion } from "./pacer.js";
 import { openOverlay, closeOverlay, overlayOpen } from "./overlay.js";
 import { refusal } from "./apierror.js";
+import { hasAnalysis, showAnalysis } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -190,9 +191,10 @@ function recordHand(m) {
 /** The end-of-hand overlay; the table waits for "Next hand" (a spectator's goes on by itself). */
 function showHandOver(m) {
   const body = S.renderer.handOverlay(m, S.history, context());
-  const next = `<div class="sheet-actions"><button type="button" class="primary" id="next-hand">${esc(t("Next hand"))}</button></div>`;
-  openOverlay(`<h2 id="summary-h">${esc(t("Hand {n}", { n: m.hand + 1 }))} — ${esc(t("Hand summary"))}</h2>${body}${next}`, "hand");
+  const next = `<div class="sheet-actions">${analysisButton()}<button type="button" class="primary" id="next-hand">${esc(t("Next hand"))}</button></div>`;
+  openOverlay(`<h2 id="summary-h">${esc(t("Hand {n}", { n: m.hand + 1 }))} — ${esc(t("Hand summary"))}</h2>${body}${analysisBox()}${next}`, "hand");
   $("table").dataset.overlay = "hand";
+  bindAnalysis(m.hand);
   queue.pause();
   const go = () => {
     closeOverlay(); $("table").dataset.overlay = "";
@@ -201,6 +203,26 @@ function showHandOver(m) {
   };
   $("next-hand").addEventListener("click", go);
   if (S.seat === null) setTimeout(() => { if (overlayOpen("hand")) go(); }, 6000);
+}
+
+// --- the Analysis view of a finished hand (./analysis.js) -----------------------------------
+function analysisButton() {
+  if (!hasAnalysis(S.profile)) return "";
+  return `<button type="button" id="analysis-open" aria-controls="analysis-box" aria-expanded="false">${esc(t("Analysis"))}</button>`;
+}
+function analysisBox() { return hasAnalysis(S.profile) ? `<section id="analysis-box" class="analysis" aria-labelledby="analysis-h" hidden></section>` : ""; }
+function bindAnalysis(hand) {
+  const b = $("analysis-open"); if (!b || hand === null || hand === undefined) return;
+  b.addEventListener("click", async () => {
+    const box = $("analysis-box");
+    if (box.dataset.state === "done" && !box.hidden) { box.hidden = true; b.setAttribute("aria-expanded", "false"); return; }
+    b.setAttribute("aria-expanded", "true");
+    if (box.dataset.state === "done") { box.hidden = false; box.querySelector("#analysis-h").focus(); return; }
+    b.disabled = true;
+    const url = `/api/tables/${encodeURIComponent(tableId)}/hands/${hand}/analysis`;
+    await showAnalysis(box, url, {}, hand, { seat: seatName, side: sideName });
+    b.disabled = false;
+  });
 }
 
 async function onGameOver(m) {
@@ -220,9 +242,12 @@ function showGameOver() {
   html += `<div class="sheet-actions">
 <a class="button" id="download" href="/api/tables/${encodeURIComponent(tableId)}/record" download="tapete-${esc(tableId)}.json">${esc(t("Download the record"))}</a>
 <a class="button" id="to-replay" href="/replay?table=${encodeURIComponent(tableId)}">${esc(t("Open in the replay viewer"))}</a>
+${S.history.length ? analysisButton() : ""}
 ${S.seat !== null ? `<button type="button" class="primary" id="play-again">${esc(t("Play again"))}</button>` : ""}
 <button type="button" id="close-summary">${esc(t("Close"))}</button></div><div id="again-links"></div>`;
+  if (S.history.length) html = html.replace('<div class="sheet-actions">', `${analysisBox()}<div class="sheet-actions">`);
   openOverlay(html, "over");
+  if (S.history.length) bindAnalysis(S.history[S.history.length - 1].hand);
   $("table").dataset.overlay = "over";
   const again = $("play-again"); if (again) again.addEventListener("click", playAgain);
   $("close-summary").addEventListener("click", () => { closeOverlay(); $("table").dataset.overlay = ""; renderControls(false); });
