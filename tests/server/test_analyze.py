@@ -29,7 +29,9 @@ from tests.server.helpers import Player, create_table, make_app, play_hand_as
 
 NODES = 1500
 """A small node budget per answer: the early positions stay unknown, the tests stay fast."""
-LIMITS = Limits(tables_per_client_minute=1000, analysis_nodes=NODES, analysis_seconds=120.0, analyses_per_client_minute=1000)
+LIMITS = Limits(
+    tables_per_client_minute=1000, analysis_nodes=NODES, analysis_seconds=120.0, analyses_per_client_minute=1000
+)
 
 
 def played_record(profile: str, seed: int, hands: int = 1) -> dict[str, Any]:
@@ -97,7 +99,9 @@ def test_refusals_are_coded_and_translated(client: TestClient, lang: str) -> Non
     if lang != "en":
         assert r.json()["message"] != ANALYSIS_ERRORS["bad_record"]
 
-    r = client.post("/api/analyze", content=json.dumps({"format": "tapete-record/1", "profile": "nope"}), headers=headers)
+    r = client.post(
+        "/api/analyze", content=json.dumps({"format": "tapete-record/1", "profile": "nope"}), headers=headers
+    )
     assert r.status_code == 400 and r.json()["code"] == "bad_record"
 
     runfast = played_record("runfast", 2)

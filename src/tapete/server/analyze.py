@@ -231,4 +231,11 @@ async def table_hand_analysis(request: Request) -> Response:
     return _answer(out, lang)
 
 
-__all__ = ["ANALYSIS_ERRORS", "ClientRate", "analysis_body", "analyze_record", "check_all_played", "table_hand_analysis"]
+__all__ = [
+    "ANALYSIS_ERRORS",
+    "ClientRate",
+    "analysis_body",
+    "analyze_record",
+    "check_all_played",
+    "table_hand_analysis",
+]
