@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tapete.server.cluster.lease import LeaseLost, Leases
+from tapete.server.cluster.lease import FencedEvent, LeaseLost, Leases
 from tapete.server.db import SeatRow, Store, TableRow
 
 
@@ -92,3 +92,26 @@ def test_an_append_in_flight_finishes_before_a_takeover(leases: Leases) -> None:
     assert claim.result(5) == 2
     row = leases.load_open_table("t3")
     assert row is not None and [seq for seq, _, _ in row.events] == [0]
+
+
+def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
+    for t in ("b1", "b2", "b3"):
+        add_table(leases.store, t)
+    assert leases.claim("b1", "a") == 1
+    assert leases.claim("b2", "a") == 1
+    assert leases.claim("b3", "b") == 1
+    batch = [
+        FencedEvent("b1", 0, 0, '{"seat": 0}', 1),
+        FencedEvent("b2", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}'),
+        FencedEvent("b3", 0, 0, '{"seat": 0}', 1),  # b holds it, not a
+        FencedEvent("b1", 1, 0, '{"seat": 1}', 2),  # a stale or future epoch is not a's
+    ]
+    answers = leases.append_many(batch, "a")
+    assert answers[:2] == [None, None]
+    assert isinstance(answers[2], LeaseLost) and isinstance(answers[3], LeaseLost)
+    assert leases.writers_of("b1") == [(0, "a", 1)] and leases.writers_of("b3") == []
+    assert leases.status("b2") == "finished"
+    # a bad event (its sequence number is taken) fails alone; the others of its batch are written
+    answers = leases.append_many([FencedEvent("b1", 0, 0, "{}", 1), FencedEvent("b1", 1, 0, '{"seat": 1}', 1)], "a")
+    assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
+    assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1]

@@ -35,6 +35,18 @@ class LeaseLost(Exception):
 
 
 @dataclass(frozen=True)
+class FencedEvent:
+    """One event to append as the holder of its table's lease at ``epoch`` (action and record as JSON text)."""
+
+    table_id: str
+    seq: int
+    hand: int
+    action: str
+    epoch: int
+    final_record: str | None = None
+
+
+@dataclass(frozen=True)
 class Owner:
     """Who holds a table's lease, and whether it is still valid."""
 
@@ -88,8 +100,13 @@ class Leases:
             ),
             "renew": sa.text(
                 f"UPDATE {p}leases SET expires_at = extract(epoch from clock_timestamp()) + :ttl "
-                "WHERE node_id = :n AND table_id = ANY(:ts) "
-                "AND expires_at > extract(epoch from clock_timestamp()) RETURNING table_id, epoch"
+                f"WHERE table_id IN (SELECT table_id FROM {p}leases WHERE node_id = :n AND table_id = ANY(:ts) "
+                "AND expires_at > extract(epoch from clock_timestamp()) ORDER BY table_id FOR UPDATE) "
+                "RETURNING table_id, epoch"
+            ),
+            "fence_many": sa.text(
+                f"SELECT table_id, epoch FROM {p}leases WHERE node_id = :n AND table_id = ANY(:ts) "
+                "AND expires_at > extract(epoch from clock_timestamp()) ORDER BY table_id FOR SHARE"
             ),
             "fence": sa.text(
                 f"SELECT 1 FROM {p}leases WHERE table_id = :t AND node_id = :n AND epoch = :e "
@@ -215,6 +232,53 @@ class Leases:
                     .values(status="finished", record=json.dumps(final_record))
                 )
 
+    def append_many(self, events: list[FencedEvent], node_id: str) -> list[BaseException | None]:
+        """Append events of many tables in one transaction, each fenced by its lease epoch.
+
+        Answers, per event, ``None`` (written), ``LeaseLost`` (not written: this node no
+        longer holds that epoch) or the error that kept it out of the log. Lease rows are
+        locked in one order (as ``renew`` does), so the two never deadlock. When the batch
+        fails as a whole, each event is written alone, so that one bad event fails alone.
+        """
+        s = self.store
+        try:
+            with self.engine.begin() as c:
+                tables = sorted({e.table_id for e in events})
+                held = {(str(t), int(ep)) for t, ep in c.execute(self._q["fence_many"], {"n": node_id, "ts": tables})}
+                good = [e for e in events if (e.table_id, e.epoch) in held]
+                if good:
+                    now = time.time()
+                    c.execute(
+                        s.events.insert(),
+                        [
+                            {"table_id": e.table_id, "seq": e.seq, "hand": e.hand, "action": e.action, "at": now}
+                            for e in good
+                        ],
+                    )
+                    c.execute(
+                        self.writers.insert(),
+                        [{"table_id": e.table_id, "seq": e.seq, "node_id": node_id, "epoch": e.epoch} for e in good],
+                    )
+                    for e in good:
+                        if e.final_record is not None:
+                            c.execute(
+                                s.tables.update()
+                                .where(s.tables.c.id == e.table_id)
+                                .values(status="finished", record=e.final_record)
+                            )
+        except Exception:
+            if len(events) == 1:
+                raise
+            return [self._append_alone(e, node_id) for e in events]
+        return [None if (e.table_id, e.epoch) in held else LeaseLost(e.table_id) for e in events]
+
+    def _append_alone(self, e: FencedEvent, node_id: str) -> BaseException | None:
+        try:
+            self.append_many([e], node_id)
+        except Exception as exc:
+            return exc
+        return None
+
     def writers_of(self, table_id: str) -> list[tuple[int, str, int]]:
         """``(seq, node_id, epoch)`` of every event of a table, in order."""
         w = self.writers
@@ -235,4 +299,4 @@ class Leases:
             return {str(r[0]) for r in c.execute(self._q["alive"])}
 
 
-__all__ = ["LEASE_SECONDS", "NODE_SECONDS", "LeaseLost", "Leases", "Owner"]
+__all__ = ["LEASE_SECONDS", "NODE_SECONDS", "FencedEvent", "LeaseLost", "Leases", "Owner"]

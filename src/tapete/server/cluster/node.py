@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tapete.server.cluster.botqueue import RemoteDecisions
 from tapete.server.cluster.bus import Bus, BusTimeout
+from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
 from tapete.server.cluster.ownership import Append
 from tapete.server.cluster.remote import RemoteConnection
@@ -84,6 +85,7 @@ class ClusterNode:
         self._hub: Hub | None = None
         self._leases: Leases | None = None
         self._bus: Bus | None = None
+        self._log: FencedLog | None = None
         self.bots: RemoteDecisions | None = None
         self.epochs: dict[str, int] = {}
         """The tables this node holds a lease on, with its epoch."""
@@ -117,6 +119,7 @@ class ClusterNode:
         self._leases = Leases(hub.store, lease_seconds=self.settings.lease_seconds)
         await hub.db(self.leases.create_schema)
         await hub.db(self.leases.release_all, self.node_id)
+        self._log = FencedLog(self.leases, self.node_id, hub.db)
         self._bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.node_id)
         await self.bus.start(self._on_message)
         if self.settings.remote_bots:
@@ -162,10 +165,10 @@ class ClusterNode:
             table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
         ) -> None:
             epoch = self.epochs.get(table_id)
-            if epoch is None:
+            if epoch is None or self._log is None:
                 raise LeaseLost(table_id)
             try:
-                await self.hub.db(self.leases.append, table_id, seq, hand, action, final, self.node_id, epoch)
+                await self._log.append(table_id, seq, hand, action, final, epoch)
             except LeaseLost:
                 log.warning("table %s: lease lost at epoch %d; the table leaves this node", table_id, epoch)
                 if self.epochs.get(table_id) == epoch:

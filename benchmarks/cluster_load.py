@@ -1,0 +1,242 @@
+"""Actions per second of one node against two nodes sharing PostgreSQL and Redis, at their p99.
+
+Starts ``tapete serve --redis …`` nodes on 127.0.0.1 (a fresh table prefix in the local
+PostgreSQL and a fresh Redis prefix; bot delay 0), then plays ``--tables`` tables of
+``--profile`` whose every seat is a scripted client answering its turn at once with its
+first legal action; when a game ends its client opens a new table. Each node gets its
+share of the tables, created on it and played through it (a load balancer that keeps a
+table's sockets on one node); ``--spread`` connects every socket to a random node instead,
+so that most messages are forwarded to the owner. Each node's clients run in a process of
+their own. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
+second and the action → acknowledgement latency (p50/p99), for one node and for two.
+Every client socket has a source address of its own (127.0.0.x), so that the per-address
+limits of a public server are not what is measured. Bounded in count and time.
+
+    nice -n 10 python benchmarks/cluster_load.py --tables 24 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from typing import Any
+
+import httpx
+
+MAX_TABLES = 60
+MAX_SECONDS = 60.0
+PG = os.environ.get("TAPETE_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("TAPETE_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_node(node_id: str, table_prefix: str, redis_prefix: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", PG, "--table-prefix", table_prefix,
+        "--redis", REDIS, "--redis-prefix", redis_prefix, "--node-id", node_id, "--bot-delay", "0",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"node {node_id} did not start")
+
+
+async def play_tables(
+    home: str,
+    urls: list[str],
+    profile: str,
+    seats: int,
+    first_ip: int,
+    tables: int,
+    until: float,
+    start: float,
+    spread: bool,
+) -> tuple[int, list[float]]:
+    """One table per source address, played until ``until``; (acks, latencies) after ``start``."""
+    from websockets.asyncio.client import connect
+
+    lat: list[float] = []
+    acks = 0
+
+    async def seat_loop(ws: Any, seat: int) -> None:
+        nonlocal acks
+        sent_at = 0.0
+        pending = -1
+        while time.monotonic() < until:
+            m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic())))
+            if m["type"] == "game_over":
+                return
+            if m["type"] != "state":
+                continue
+            if pending >= 0 and m["version"] == pending + 1:
+                now = time.monotonic()
+                if now >= start:
+                    lat.append(now - sent_at)
+                    acks += 1
+                pending = -1
+            view = m["view"]
+            if view["to_act"] == seat and view["legal_actions"] and pending < 0:
+                pending = m["version"]
+                sent_at = time.monotonic()
+                await ws.send(json.dumps({"type": "action", "version": pending, "action": view["legal_actions"][0]}))
+
+    async def table_loop(ip: str, seed: int) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=ip)
+        async with httpx.AsyncClient(transport=transport, timeout=10) as http:
+            while time.monotonic() < until:
+                r = await http.post(
+                    f"{home}/api/tables", json={"profile": profile, "seats": ["human"] * seats, "seed": seed}
+                )
+                r.raise_for_status()
+                t = r.json()
+                socks = []
+                for s in range(seats):
+                    url = random.choice(urls) if spread else home
+                    ws = await connect(url.replace("http", "ws") + "/ws", local_addr=(ip, 0), max_queue=None)
+                    await ws.send(json.dumps({"type": "hello", "table": t["table"], "token": t["seats"][s]["token"]}))
+                    socks.append(ws)
+                try:
+                    await asyncio.gather(*(seat_loop(ws, s) for s, ws in enumerate(socks)))
+                except TimeoutError:
+                    pass
+                finally:
+                    for ws in socks:
+                        await ws.close()
+                seed += 1
+
+    ips = [f"127.0.{1 + (first_ip + k) // 250}.{(first_ip + k) % 250 + 2}" for k in range(tables)]
+    await asyncio.gather(*(table_loop(ip, 1000 * (first_ip + k)) for k, ip in enumerate(ips)), return_exceptions=True)
+    return acks, lat
+
+
+def client_process(args: tuple[Any, ...], out: Any) -> None:
+    out.put(asyncio.run(play_tables(*args)))
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def run(
+    nodes: int, tables: int, profile: str, seats: int, warmup: float, seconds: float, spread: bool
+) -> dict[str, Any]:
+    """Start ``nodes`` nodes, load them, stop them; the measured numbers."""
+    tag = uuid.uuid4().hex[:8]
+    table_prefix, redis_prefix = f"bench_{tag}_", f"bench:{tag}:"
+    procs: list[subprocess.Popen[bytes]] = []
+    urls: list[str] = []
+    try:
+        for n in range(nodes):
+            proc, url = start_node(f"n{n}", table_prefix, redis_prefix)
+            procs.append(proc)
+            urls.append(url)
+        start = time.monotonic() + warmup
+        until = start + seconds
+        out: Any = mp.Queue()
+        share = [tables // nodes + (1 if i < tables % nodes else 0) for i in range(nodes)]
+        workers = []
+        first = 0
+        for i, url in enumerate(urls):
+            args = (url, urls, profile, seats, first, share[i], until, start, spread)
+            p = mp.Process(target=client_process, args=(args, out))
+            p.start()
+            workers.append(p)
+            first += share[i]
+        acks = 0
+        lat: list[float] = []
+        for _ in workers:
+            a, lt = out.get(timeout=warmup + seconds + 60)
+            acks += a
+            lat.extend(lt)
+        for p in workers:
+            p.join(10)
+        return {
+            "nodes": nodes,
+            "tables": tables,
+            "actions_per_s": round(acks / seconds, 1),
+            "ack_p50_ms": round(pct(lat, 0.5) * 1000, 1),
+            "ack_p99_ms": round(pct(lat, 0.99) * 1000, 1),
+        }
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        drop_tables(table_prefix)
+
+
+def drop_tables(prefix: str) -> None:
+    import sqlalchemy as sa
+
+    from tapete.server.db import Store
+
+    store = Store(PG)
+    try:
+        with store.engine.begin() as c:
+            names = c.execute(
+                sa.text(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, :p)"
+                ),
+                {"p": prefix},
+            ).scalars()
+            for name in list(names):
+                c.execute(sa.text(f'DROP TABLE IF EXISTS "{name}" CASCADE'))
+    finally:
+        store.dispose()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=24, help=f"tables played at once (at most {MAX_TABLES})")
+    ap.add_argument("--profile", default="cutthroat")
+    ap.add_argument("--seconds", type=float, default=20.0, help=f"measured seconds per run (at most {MAX_SECONDS:g})")
+    ap.add_argument("--warmup", type=float, default=4.0)
+    ap.add_argument("--spread", action="store_true", help="connect each socket to a random node (forwarding)")
+    ap.add_argument("--nodes", default="1,2", help="node counts to measure, in order (default 1,2)")
+    args = ap.parse_args()
+    import tapete
+
+    seats = int(tapete.new_game(args.profile, seed=1).num_players)
+    tables = max(1, min(MAX_TABLES, args.tables))
+    seconds = max(1.0, min(MAX_SECONDS, args.seconds))
+    results = []
+    for n in (int(x) for x in args.nodes.split(",")):
+        r = run(n, tables, args.profile, seats, args.warmup, seconds, args.spread)
+        results.append(r)
+        print(json.dumps(r), flush=True)
+    if len(results) >= 2 and results[0]["actions_per_s"]:
+        ratio = results[-1]["actions_per_s"] / results[0]["actions_per_s"]
+        print(f"{results[-1]['nodes']} nodes / {results[0]['nodes']} node: {ratio:.2f}x actions/s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
