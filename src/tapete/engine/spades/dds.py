@@ -554,43 +554,74 @@ class Solver:
         return best
 
     def _quick_tricks(self) -> int:
-        """Tricks the leader's team takes at once by cashing the leader's top cards."""
+        """Tricks the leader's team takes at once by cashing the leader's top cards.
+
+        Its top trumps count when it may lead them. In a side suit its top cards count as
+        long as every other seat that could ruff still has a card of the suit: an
+        opponent holding a trump, or under must-beat any seat holding one. A teammate
+        holding a trump is never made to ruff while it has another card to play, so the
+        side-suit rounds are at most each such teammate's non-trump cards. Nobody ruffs,
+        so the lengths the caps read do not change while the leader cashes.
+        """
         b = self.board
         leader = b.turn
-        hand = b.hands[leader]
+        hands = b.hands
         team = team_of(self.side, leader, self.players)
-        others = 0
-        for seat in range(self.players):
-            if not (team >> seat) & 1:
-                others |= b.hands[seat]
         order = self.order
         trumps = order.trumps
+        groups = order.groups
         q = 0
-        if b.spades_broken or hand & ~trumps == 0:
-            q += self._top_run(trumps)
-        if others & trumps == 0:
-            for g in order.groups:
-                if g != trumps:
-                    q += self._top_run(g)
+        if b.spades_broken or hands[leader] & ~trumps == 0:
+            q += self._top_run(len(groups) - 1, 64)
+        side = 0
+        rounds = 64
+        for seat in range(self.players):
+            if seat != leader and (team >> seat) & 1 and hands[seat] & trumps and not b.must_beat:
+                n = _count(hands[seat] & ~trumps)
+                if n < rounds:
+                    rounds = n
+        for i in range(len(groups) - 1):
+            if side >= rounds:
+                break
+            g = groups[i]
+            cap = rounds - side
+            for seat in range(self.players):
+                if seat != leader and hands[seat] & trumps and (b.must_beat or not (team >> seat) & 1):
+                    n = _count(hands[seat] & g)
+                    if n < cap:
+                        cap = n
+            if cap > 0:
+                side += self._top_run(i, cap)
+        q += side
         left = b.tricks_left
         return q if q < left else left
 
-    def _top_run(self, suit: int) -> int:
-        """How many of the highest live cards of ``suit`` the leader holds without a gap."""
+    def _top_run(self, suit: int, cap: int) -> int:
+        """How many of the highest live cards of suit ``suit`` (an index of ``Order.groups``)
+        the leader holds without a gap, at most ``cap``; their ranks become relevant."""
         b = self.board
-        hand = b.hands[b.turn] & suit
-        rest = self.live & suit & ~hand
-        above = self.order.above
-        rank = self.order.rank
+        hand = b.hands[b.turn]
+        live = self.live
         n = 0
-        m = hand
-        while m:
-            low = m & -m
-            m ^= low
-            if rest & above[rank[low.bit_length() - 1]] == 0:
+        for c in self.order.down[suit]:
+            if (live >> c) & 1:
+                if not (hand >> c) & 1 or n == cap:
+                    break
                 n += 1
-                self.rel |= low
+                self.rel |= 1 << c
         return n
+
+    def _reach(self, seat: int) -> int:
+        """The highest power ``seat`` can bring to the trick in progress (-1: none can win)."""
+        b = self.board
+        hand = b.hands[seat]
+        order = self.order
+        mine = hand & b.lead_mask
+        if not mine:
+            mine = hand & order.trumps
+            if not mine:
+                return -1
+        return order.rank[_top_of(mine, order.above, order.rank)]
 
     def _ranked(self, legal: int) -> list[int]:
         """The legal cards as ``rank << 6 | card``, lowest rank first."""
@@ -630,7 +661,14 @@ class Solver:
         return out
 
     def _ordered_moves(self, seat: int, hint: int) -> list[int]:
-        """One card of each class of equivalent legal cards, the likeliest best first."""
+        """One card of each class of equivalent legal cards, the likeliest best first.
+
+        First the table's best card. Following: low when the trick is the side's already;
+        else the cheapest card that wins against everything the later opponents can
+        bring, then other winners, then low cards. Leading: top cards of suits no
+        opponent can ruff, a suit a teammate can ruff, top cards the opponents can ruff,
+        low toward a teammate's top card, then the rest. Ties go to the history count.
+        """
         b = self.board
         legal = b.playable_cards(b.hands[seat])
         if legal & (legal - 1) == 0:
@@ -640,9 +678,36 @@ class Solver:
         following = len(b.trick) > 0
         power = b.power
         best_card = b.best_card
-        ours = following and (team >> b.best_seat) & 1 == 1
-        live = self.live
         order = self.order
+        trumps = order.trumps
+        ours = following and (team >> b.best_seat) & 1 == 1
+        theirs_later = -1  # following: the highest power a later opponent can bring
+        ruffable = 0  # leading: the side suits an opponent can ruff
+        partner_ruffs = 0  # leading: the other side suits a teammate can ruff
+        if following:
+            nxt = b.next_of
+            t = nxt[seat]
+            for _ in range(b.trick_size - len(b.trick) - 1):
+                if not (team >> t) & 1:
+                    p = self._reach(t)
+                    if p > theirs_later:
+                        theirs_later = p
+                t = nxt[t]
+        else:
+            for t in range(self.players):
+                h = b.hands[t]
+                if t != seat and h & trumps:
+                    voids = 0
+                    for g in order.groups:
+                        if h & g == 0:
+                            voids |= g
+                    if (team >> t) & 1:
+                        partner_ruffs |= voids
+                    else:
+                        ruffable |= voids
+            ruffable &= ~trumps
+            partner_ruffs &= ~trumps & ~ruffable
+        live = self.live
         above = order.above
         follow = b.follow
         history = self.history
@@ -660,14 +725,16 @@ class Solver:
                 if ours:
                     score = 200 - r
                 elif power[c] > best_card:
-                    score = 400 - r
+                    score = 500 - r if power[c] > theirs_later else 400 - r
                 else:
                     score = 200 - r
             elif live & follow[c] & above[r] == 0:
-                score = 400 + r  # the top card of its suit
+                score = 400 + r if follow[c] & ruffable == 0 else 300 + r  # the top card of its suit
+            elif follow[c] & partner_ruffs:
+                score = 350 - r
             else:
                 top = _top_of(live & follow[c], above, order.rank)
-                score = 200 - r % 16 if (team >> self.owner[top]) & 1 else 100 - r % 16
+                score = 200 - r if (team >> self.owner[top]) & 1 else 100 - r
             h = history[c]
             scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
             prev = c
