@@ -217,6 +217,7 @@ async function load() {
   S.data = await r.json();
   S.games = S.data.history || [];
   S.total = S.games.length;
+  if (S.games.length < PAGE) return;  // the whole history is already here
   const h = await fetch(`/api/players/${encodeURIComponent(S.name)}/history?offset=0&limit=${PAGE}`, { headers: { "accept-language": lang } });
   if (h.ok) { const out = await h.json(); S.games = out.games || S.games; S.total = out.total ?? S.games.length; }
 }
