@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from tapete.server.cluster.lease import Leases
@@ -25,8 +26,20 @@ def cluster(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Cluster]:
 def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, str]) -> None:
     a = cluster.start("a")
     b = cluster.start("b")
-    t = create_table(a, "runfast", ["human", "easy", "easy"], seed=11)
+    t = create_table(a, "runfast", ["human", "human", "easy"], seed=11)
     tid, token = t["table"], t["seats"][0]["token"]
+    # HTTP calls about the table are answered by its owner, the lobby lists every node's tables
+    info = httpx.get(f"{b}/api/tables/{tid}", timeout=10)
+    assert info.status_code == 200 and info.json()["id"] == tid
+    assert tid in {x["id"] for x in httpx.get(f"{b}/api/tables", timeout=10).json()}
+    assert tid in {x["id"] for x in httpx.get(f"{a}/api/tables", timeout=10).json()}
+    handed = httpx.post(
+        f"{b}/api/tables/{tid}/seats/1/bot", json={"creator_token": t["creator_token"], "level": "easy"}, timeout=10
+    )
+    assert handed.status_code == 200, handed.text
+    assert handed.json()["seats"][1]["bot_playing"] is True
+    refused = httpx.post(f"{b}/api/tables/{tid}/seats/1/bot", json={"creator_token": "x" * 32, "level": "easy"})
+    assert refused.status_code == 403 and refused.json()["code"] == "bad_token"
     with open_socket(b) as ws, open_socket(b) as spectator:
         spectator.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))
         assert recv_json(spectator)["type"] == "welcome"

@@ -68,6 +68,7 @@ def create_app(
             from tapete.server.cluster.node import ClusterNode
 
             ownership = ClusterNode(cluster)
+            ownership.app = app
         hub = Hub(
             Store(db_url or default_db_url(), prefix=table_prefix),
             bot_delay=bot_delay,
@@ -103,4 +104,8 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(ErrorGuard)
+    if cluster is not None:
+        from tapete.server.cluster.httproute import TableRouting
+
+        app.add_middleware(TableRouting)
     return app

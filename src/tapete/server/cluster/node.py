@@ -26,9 +26,12 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from starlette.types import ASGIApp
+
 from tapete.server.cluster.botqueue import RemoteDecisions
 from tapete.server.cluster.bus import Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
+from tapete.server.cluster.httproute import run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
 from tapete.server.cluster.ownership import Append
 from tapete.server.cluster.remote import RemoteConnection
@@ -97,6 +100,8 @@ class ClusterNode:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
+        self.app: ASGIApp | None = None
+        """The node's ASGI application, which answers HTTP calls forwarded from other nodes."""
 
     @property
     def hub(self) -> Hub:
@@ -212,6 +217,16 @@ class ClusterNode:
                 return False
         raise ServerError("busy", "the table is moving between nodes; try again")
 
+    async def owner_elsewhere(self, table_id: str) -> str | None:
+        """The live node that owns open table ``table_id`` when it is not this one; ``None`` otherwise."""
+        table = self.hub.tables.get(table_id)
+        if (table is not None and not table.closed) or table_id in self._taking:
+            return None
+        owner = (await self.hub.db(self.leases.owners, [table_id])).get(table_id)
+        if owner is None or not owner.alive or owner.node_id == self.node_id:
+            return None
+        return owner.node_id if await self.hub.db(self.leases.status, table_id) == "open" else None
+
     def socket_closed(self, conn: Connection) -> None:
         cid = self._conn_ids.pop(conn, None)
         if cid is None:
@@ -229,6 +244,10 @@ class ClusterNode:
         if not answer.get("joined"):
             self._conn_ids.pop(conn, None)
             self.links.pop(cid, None)
+            return
+        seat = answer.get("seat")
+        if isinstance(seat, int):  # the seat is bound to the account this socket presents, as on the owner
+            await self.hub.seat_taken(conn.ws, table_id, seat)
 
     async def _forward(self, cid: str, link: Link, op: str, text: str) -> dict[str, Any]:
         try:
@@ -268,6 +287,14 @@ class ClusterNode:
         """Run a socket's message forwarded by its node, and reply when it is handled."""
         from tapete.server.ws import handle_text
 
+        if m.get("op") == "http":
+            try:
+                answer = await run_request(self.app, m["request"]) if self.app is not None else {}
+            except Exception:
+                log.exception("a forwarded HTTP call failed")
+                answer = {}
+            self.bus.reply(m, answer)
+            return
         key = (str(m["from"]), str(m["cid"]))
         try:
             if m.get("op") == "hello":
@@ -277,7 +304,7 @@ class ClusterNode:
                 joined = rc.table is not None
                 if not joined:
                     self.remotes.pop(key, None)
-                self.bus.reply(m, {"joined": joined})
+                self.bus.reply(m, {"joined": joined, "seat": rc.seat})
                 return
             found = self.remotes.get(key)
             if found is None or found.table is None or found.table.closed:

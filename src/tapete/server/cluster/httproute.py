@@ -1,0 +1,176 @@
+"""HTTP calls about a table answered by its owner, and the lobby's list gathered from every node.
+
+``TableRouting`` is an ASGI middleware of a node. A call under ``/api/tables/{id}`` (but
+``…/record``, which every node reads from the log) for an open table another live node
+owns is sent to that node on the bus; the owner runs it through its own application and
+replies with the response, which is passed back as it is. ``GET /api/tables`` answers
+this node's open tables together with every other live node's. A call that came from
+another node (header ``x-tapete-forwarded``) is always answered where it arrives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tapete.server.cluster.bus import BusTimeout
+
+if TYPE_CHECKING:
+    from tapete.server.cluster.node import ClusterNode
+
+FORWARDED: Final = b"x-tapete-forwarded"
+TABLE_PATH: Final = re.compile(r"^/api/tables/([^/]{1,64})(/.*)?$")
+MAX_BODY: Final = 65536
+"""Largest request body forwarded (the API's own limit is far lower)."""
+LIST_SECONDS: Final = 1.0
+"""How long the lobby's list waits for another node's tables."""
+
+
+async def run_request(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
+    """Run a forwarded HTTP request through ``app``; its response as ``{"status", "headers", "body"}``."""
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request["headers"]]
+    scope: Scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": request["method"],
+        "scheme": "http",
+        "path": request["path"],
+        "raw_path": request["path"].encode("utf-8"),
+        "query_string": request["query"].encode("latin-1"),
+        "headers": [*headers, (FORWARDED, b"1")],
+        "client": (request["client"], 0),
+        "server": ("127.0.0.1", 0),
+        "root_path": "",
+    }
+    body = request["body"].encode("latin-1")
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    out: dict[str, Any] = {"status": 500, "headers": [], "body": ""}
+    chunks: list[bytes] = []
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            out["status"] = message["status"]
+            out["headers"] = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", [])]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    out["body"] = b"".join(chunks).decode("latin-1")
+    return out
+
+
+class TableRouting:
+    """The middleware (see the module's description); the node is the application's hub's ``ownership``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from tapete.server.cluster.node import ClusterNode
+
+        hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
+        node = getattr(hub, "ownership", None)
+        if (
+            not isinstance(node, ClusterNode)
+            or scope["type"] != "http"
+            or any(k == FORWARDED for k, _ in scope.get("headers", []))
+        ):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        if path == "/api/tables" and scope["method"] == "GET":
+            await self._list(node, scope, receive, send)
+            return
+        m = TABLE_PATH.match(path)
+        owner = None
+        if m is not None and m.group(2) != "/record":
+            owner = await node.owner_elsewhere(m.group(1))
+        if owner is None:
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body") or len(body) > MAX_BODY:
+                break
+        request = {
+            "method": scope["method"],
+            "path": path,
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+            "client": (scope.get("client") or ("", 0))[0],
+            "body": body[:MAX_BODY].decode("latin-1"),
+        }
+        try:
+            answer = await node.bus.request(owner, {"op": "http", "request": request}, 3.0)
+        except BusTimeout:
+            answer = {}
+        if "status" not in answer:  # the owner is gone: answered here (the table is taken or not found)
+            replay = [body]
+
+            async def again() -> Message:
+                return {"type": "http.request", "body": replay.pop() if replay else b"", "more_body": False}
+
+            await self.app(scope, again, send)
+            return
+        await _respond(send, answer)
+
+    async def _list(self, node: ClusterNode, scope: Scope, receive: Receive, send: Send) -> None:
+        local = await run_request(
+            scope["app"],  # the whole application (the call is marked forwarded: it passes here untouched)
+            {
+                "method": "GET",
+                "path": "/api/tables",
+                "query": scope.get("query_string", b"").decode("latin-1"),
+                "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+                "client": (scope.get("client") or ("", 0))[0],
+                "body": "",
+            },
+        )
+        if local["status"] == 200:
+            tables = json.loads(local["body"].encode("latin-1"))
+            seen = {t.get("id") for t in tables}
+            request = {"method": "GET", "path": "/api/tables", "query": "", "headers": [], "client": "", "body": ""}
+            others = [n for n in await node.hub.db(node.leases.live_nodes) if n != node.node_id]
+            answers = await asyncio.gather(
+                *(node.bus.request(n, {"op": "http", "request": request}, LIST_SECONDS) for n in others),
+                return_exceptions=True,
+            )
+            for a in answers:
+                if isinstance(a, dict) and a.get("status") == 200:
+                    with contextlib.suppress(ValueError):
+                        for t in json.loads(str(a["body"]).encode("latin-1")):
+                            if t.get("id") not in seen:
+                                seen.add(t.get("id"))
+                                tables.append(t)
+            local["body"] = json.dumps(tables, separators=(",", ":"))
+            local["headers"] = [[k, v] for k, v in local["headers"] if k.lower() != "content-length"]
+        await _respond(send, local)
+
+
+async def _respond(send: Send, answer: dict[str, Any]) -> None:
+    body = str(answer["body"]).encode("latin-1") if isinstance(answer["body"], str) else b""
+    headers = [(str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in answer["headers"]]
+    headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": int(answer["status"]), "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["TableRouting", "run_request"]
