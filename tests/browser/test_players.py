@@ -176,6 +176,9 @@ def test_guest_plays_claims_and_finds_the_game_then_signs_in_elsewhere(browser: 
     assert page.locator("#ratings-table tr[data-family='spades']").count() == 1
     assert page.locator("#history-more").is_hidden()  # one game: nothing more to show
     assert serious(page) == [], "own page (es)"
+    page.select_option("#lang", "en")  # the page is drawn again in the language chosen
+    page.wait_for_function("() => document.getElementById('history-h').textContent === 'Game history'")
+    assert "Won the game" in item.inner_text() or "Lost the game" in item.inner_text()
 
     # the replay link opens the game in the replay viewer
     item.locator("a.replay-link").click()
