@@ -221,7 +221,12 @@ class Hub:
     async def analyze_record(self, body: bytes, args: dict[str, Any], client: str) -> bytes:
         """A double-dummy analysis' answer body, computed in a worker within the analysis budget (``Limits``)."""
         seconds = self.limits.analysis_seconds
-        job_args = {**args, "nodes": self.limits.analysis_nodes, "seconds": seconds}
+        job_args = {
+            **args,
+            "nodes": self.limits.analysis_nodes,
+            "lead_nodes": self.limits.analysis_lead_nodes,
+            "seconds": seconds,
+        }
         try:
             _, out = await self.scheduler.submit(
                 "analyze",

@@ -57,6 +57,9 @@ class Limits:
     """Time budget of one double-dummy analysis in a worker; answers not found by then are reported unknown."""
     analysis_nodes: int = 20_000
     """Nodes each answer of an analysis may visit; a position over it is reported unknown."""
+    analysis_lead_nodes: int = 10_000_000
+    """Most nodes the makeable tricks of each side at the first lead may visit; they are solved after
+    the cards, within the time left (at the rate the cards were solved)."""
     analyses_waiting: int = 4
     """Analyses waiting for a worker (``busy``, HTTP 503)."""
     analyses_per_client_minute: int = 12

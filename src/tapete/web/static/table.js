@@ -202,7 +202,8 @@ function showHandOver(m) {
     queue.resume();
   };
   $("next-hand").addEventListener("click", go);
-  if (S.seat === null) setTimeout(() => { if (overlayOpen("hand")) go(); }, 6000);
+  // a spectator's summary goes on by itself, unless they opened the analysis to read it
+  if (S.seat === null) setTimeout(() => { const a = $("analysis-box"); if (overlayOpen("hand") && (!a || a.hidden)) go(); }, 6000);
 }
 
 // --- the Analysis view of a finished hand (./analysis.js) -----------------------------------
