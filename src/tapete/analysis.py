@@ -7,8 +7,9 @@ reading), the bids set against those numbers, and for every card played the tric
 side could still make before and after it: a card that lowered them cost its side
 tricks ("trick 5, seat 2 played K♥: −1, Q♥ kept 7").
 
-Each answer has a node budget (``--nodes``): a position too big for it is reported as
-not analysed rather than making the command run for minutes. Kept tricks count the
+Each answer has a node budget (``--nodes``; ``--lead-nodes`` for the makeable tricks at
+the first lead): a position too big for it is reported as not analysed rather than
+making the command run for minutes. Kept tricks count the
 tricks the side has already won in the hand.
 """
 
@@ -60,10 +61,12 @@ def _bid_number(bid: Any) -> int | None:
 class HandAnalysis:
     """The analysis of one hand: its positions gathered as it is replayed, then solved."""
 
-    def __init__(self, game: Game, index: int, nodes: int) -> None:
+    def __init__(self, game: Game, index: int, nodes: int, lead_nodes: int | None = None) -> None:
         self.index = index
         self.sides = side_masks(game)
         n = int(game.rules.players)
+        self.nodes = nodes
+        self.lead_nodes = nodes if lead_nodes is None else lead_nodes
         self.solvers = [Solver(n, m, nodes) for m in self.sides]
         self.makeable: list[int | None] | None = None
         self.first_lead: TrickState | None = None
@@ -86,15 +89,27 @@ class HandAnalysis:
         self.plays.append(play)
         self.positions.append((play, before, card))
 
-    def solve(self, clock: Clock) -> None:
-        """Solve the positions, the last card first (small endings before whole deals), while ``clock`` allows."""
+    def solve(self, clock: Clock, share: int = 1) -> None:
+        """Solve the positions while ``clock`` allows: each card, the last first, then the first lead.
+
+        Endings are cheap and fill the solvers' tables for the earlier positions; a side
+        whose answers went over the node budget twice is not asked about its earlier
+        (larger) positions. The makeable tricks get ``lead_nodes`` each, or with a time
+        budget what is left of this hand's ``1/share`` of it at the rate the cards were solved.
+        """
+        started = time.monotonic()
+        before = sum(s.nodes for s in self.solvers)
+        over = [0] * len(self.sides)
         for play, state, card in reversed(self.positions):
             if not clock.running():
                 return
             side = self.side_of(state.turn)
+            if over[side] >= 2:
+                continue
             try:
                 values = self.solvers[side].card_values(state)
             except SearchLimit:
+                over[side] += 1
                 continue
             won = _won(state, self.sides[side])
             best = max(values.values())
@@ -109,10 +124,20 @@ class HandAnalysis:
         for i, solver in enumerate(self.solvers):
             if not clock.running():
                 return
+            budget = self.lead_nodes
+            left = clock.left()
+            spent = time.monotonic() - started
+            done = sum(s.nodes for s in self.solvers) - before
+            if left is not None and spent > 0 and done > 0:
+                affordable = int(left / share * done / spent / (len(self.solvers) - i))
+                budget = max(self.nodes, min(budget, affordable))
+            solver.budget = budget
             try:
                 self.makeable[i] = solver.solve(self.first_lead)
             except SearchLimit:
-                continue
+                pass
+            finally:
+                solver.budget = self.nodes
 
     def report(self) -> dict[str, JSON]:
         sides: list[dict[str, JSON]] = []
@@ -147,13 +172,23 @@ class Clock:
             self.expired = True
         return not self.expired
 
+    def left(self) -> float | None:
+        """Seconds left (``None``: no limit)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
 
 def analyze(
-    obj: JSON, *, nodes: int = DEFAULT_NODES, hands: Collection[int] | None = None, seconds: float | None = None
+    obj: JSON,
+    *,
+    nodes: int = DEFAULT_NODES,
+    lead_nodes: int | None = None,
+    hands: Collection[int] | None = None,
+    seconds: float | None = None,
 ) -> dict[str, JSON]:
     """The analysis of a record object (``{"profile", "hands": [...], "error", "out_of_time"}``), by its family's analyser.
 
-    ``hands``: the indexes of the hands to analyse (default all; the others are only
+    ``lead_nodes``: the node budget of the makeable tricks at the first lead (default
+    ``nodes``); ``hands``: the indexes of the hands to analyse (default all; the others are only
     replayed); ``seconds``: a time budget, after which the answers not found yet are
     reported as not analysed (``out_of_time``).
     """
@@ -161,15 +196,20 @@ def analyze(
     if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
     analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
-    return analyser(record, nodes, hands=hands, seconds=seconds)
+    return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds)
 
 
 Analyser = Callable[[Record, int], dict[str, JSON]]
-"""``analyse(record, nodes, *, hands=None, seconds=None)`` → the report (a family's ``load_analysis``)."""
+"""``analyse(record, nodes, *, lead_nodes=None, hands=None, seconds=None)`` → the report (a family's ``load_analysis``)."""
 
 
 def analyze_spades_record(
-    record: Record, nodes: int, *, hands: Collection[int] | None = None, seconds: float | None = None
+    record: Record,
+    nodes: int,
+    *,
+    lead_nodes: int | None = None,
+    hands: Collection[int] | None = None,
+    seconds: float | None = None,
 ) -> dict[str, JSON]:
     """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy."""
     game = new_record_game(record)
@@ -183,7 +223,7 @@ def analyze_spades_record(
             break
         if wanted is not None and h > max(wanted, default=-1):
             break
-        current = HandAnalysis(game, h, nodes) if wanted is None or h in wanted else None
+        current = HandAnalysis(game, h, nodes, lead_nodes) if wanted is None or h in wanted else None
         for i, raw in enumerate(rec_hand.actions):
             seat = game.to_act
             playing = game.phase.name == "PLAY"
@@ -202,7 +242,8 @@ def analyze_spades_record(
             if before is not None and current is not None and seat is not None:
                 current.add_card(trick, seat, int(Card.parse(str(raw["play"]))), before)
         if current is not None:
-            current.solve(clock)
+            later = [k for k in range(h, len(record.hands)) if wanted is None or k in wanted]
+            current.solve(clock, share=max(1, len(later)))
             out.append(current.report())
         if error is not None:
             break
@@ -253,7 +294,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(f"tapete analyze: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        report = analyze(parse_json(text), nodes=args.nodes)
+        report = analyze(parse_json(text), nodes=args.nodes, lead_nodes=args.lead_nodes)
     except BadRecord as exc:
         print(f"tapete analyze: {exc.message}", file=sys.stderr)
         return 2
@@ -267,6 +308,12 @@ def add_analyze_parser(sub: Any) -> None:
     p.add_argument("file", help="a tapete-record/1 file (- for standard input)")
     p.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
     p.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="node budget of each answer (0: none)")
+    p.add_argument(
+        "--lead-nodes",
+        type=int,
+        default=None,
+        help="node budget of the makeable tricks at the first lead (default: --nodes)",
+    )
     p.set_defaults(func=cmd_analyze)
 
 

@@ -26,6 +26,7 @@ axe_module = pytest.importorskip(
 )
 
 NODES = 1500
+LEAD = 3000
 TABLES: dict[str, Any] = {}
 """The server's tables by id (seen through the observer), to read a hand's record from its game."""
 
@@ -35,7 +36,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tapete.server import create_app
 
     db = tmp_path_factory.mktemp("analysis") / "tapete.db"
-    limits = Limits(tables_per_client_minute=1000, analysis_nodes=NODES, analysis_seconds=120.0)
+    limits = Limits(
+        tables_per_client_minute=1000, analysis_nodes=NODES, analysis_lead_nodes=LEAD, analysis_seconds=120.0
+    )
     app = create_app(
         f"sqlite:///{db}",
         bot_delay=0.0,
@@ -96,7 +99,7 @@ def test_the_analysis_of_a_hand_played_at_the_table(browser: Any, base_url: str)
         assert driver.play_spades_hand(page) == "hand"
         record = TABLES[table["table"]].game.record()
         record["hands"] = record["hands"][:1]
-        expected = analyze(record, nodes=NODES, hands=[0])["hands"][0]
+        expected = analyze(record, nodes=NODES, lead_nodes=LEAD, hands=[0])["hands"][0]
 
         button = page.locator("#analysis-open")
         assert button.inner_text() == "Análisis"
@@ -129,7 +132,7 @@ def test_the_analysis_in_the_replay_viewer(browser: Any, base_url: str) -> None:
         game.apply(game.legal_actions()[-1])
     record = game.record()
     record["hands"] = record["hands"][:1]
-    expected = analyze(record, nodes=NODES, hands=[0])["hands"][0]
+    expected = analyze(record, nodes=NODES, lead_nodes=LEAD, hands=[0])["hands"][0]
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ru-RU")
     page = context.new_page()

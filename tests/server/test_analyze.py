@@ -29,8 +29,14 @@ from tests.server.helpers import Player, create_table, make_app, play_hand_as
 
 NODES = 1500
 """A small node budget per answer: the early positions stay unknown, the tests stay fast."""
+LEAD = 3000
+"""The makeable tricks' budget: a whole deal stays unknown with it too."""
 LIMITS = Limits(
-    tables_per_client_minute=1000, analysis_nodes=NODES, analysis_seconds=120.0, analyses_per_client_minute=1000
+    tables_per_client_minute=1000,
+    analysis_nodes=NODES,
+    analysis_lead_nodes=LEAD,
+    analysis_seconds=120.0,
+    analyses_per_client_minute=1000,
 )
 
 
@@ -59,7 +65,7 @@ def test_posted_record_equals_the_analyser(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     assert r.headers["content-language"] == "es"
     body = r.json()
-    expected = analyze(record, nodes=NODES, hands=[1])
+    expected = analyze(record, nodes=NODES, lead_nodes=LEAD, hands=[1])
     assert body["analysis"] == expected
     assert [h["hand"] for h in body["analysis"]["hands"]] == [1]
     plays = body["analysis"]["hands"][0]["plays"]
@@ -72,7 +78,7 @@ def test_every_hand_of_an_individual_profile(client: TestClient) -> None:
     r = client.post("/api/analyze", content=json.dumps(record))
     assert r.status_code == 200, r.text
     analysis = r.json()["analysis"]
-    assert analysis == analyze(record, nodes=NODES)
+    assert analysis == analyze(record, nodes=NODES, lead_nodes=LEAD)
     assert [len(s["seats"]) for s in analysis["hands"][0]["sides"]] == [1, 1, 1, 1, 1]
 
 
@@ -83,7 +89,7 @@ def test_a_record_stopping_at_an_illegal_action_is_analysed_up_to_it(client: Tes
     r = client.post("/api/analyze?lang=ru", content=json.dumps(record))
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["analysis"] == analyze(record, nodes=NODES)
+    assert body["analysis"] == analyze(record, nodes=NODES, lead_nodes=LEAD)
     error = body["analysis"]["error"]
     assert error["action"] == 10
     assert body["error_message"] == explain(error["code"], "ru")
@@ -143,7 +149,7 @@ def test_a_tables_hand_once_it_is_finished(client: TestClient) -> None:
         game = client.app.state.hub.tables[t["table"]].game  # type: ignore[attr-defined]
         record = game.record()
         record["hands"] = record["hands"][:1]
-        expected = analyze(record, nodes=NODES, hands=[0])
+        expected = analyze(record, nodes=NODES, lead_nodes=LEAD, hands=[0])
         # a spectator sees every card of a finished hand played: the analysis is theirs too
         r = client.get(url, headers={"accept-language": "es"})
         assert r.status_code == 200, r.text

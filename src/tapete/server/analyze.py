@@ -6,8 +6,9 @@
   the table's own game, once every card of that hand has been played.
 
 The solve runs in a worker (job ``analyze``, :func:`analysis_body`) within the server's
-budget: ``Limits.analysis_nodes`` nodes per answer and ``Limits.analysis_seconds`` for the
-whole analysis; answers not found within it are ``null`` (the view shows them as
+budget: ``Limits.analysis_lead_nodes`` nodes for each side's makeable tricks at the first
+lead, ``Limits.analysis_nodes`` for each card's, ``Limits.analysis_seconds`` for the whole
+analysis; answers not found within it are ``null`` (the view shows them as
 unknown). The answer: ``{"analysis": <tapete analyze --json>, "lang", "error_message"?}``.
 
 A finished hand reveals nothing: every card dealt in it has been played and seen by
@@ -54,7 +55,7 @@ CACHED_HANDS: Final = 256
 def analysis_body(args: Mapping[str, Any], raw: bytes) -> bytes:
     """The answer body of an analysis (in a worker): ``raw`` is the record's JSON.
 
-    ``args``: ``nodes``, ``seconds``, ``hands`` (indexes or ``None``), ``lang``, and
+    ``args``: ``nodes``, ``lead_nodes``, ``seconds``, ``hands`` (indexes or ``None``), ``lang``, and
     ``finished`` (a hand index whose every dealt card must have been played).
     """
     try:
@@ -73,6 +74,7 @@ def analysis_body(args: Mapping[str, Any], raw: bytes) -> bytes:
     report = analyze(
         obj,
         nodes=int(args["nodes"]),
+        lead_nodes=int(args["lead_nodes"]) if args.get("lead_nodes") is not None else None,
         hands=[int(h) for h in hands] if isinstance(hands, list) else None,
         seconds=float(args["seconds"]),
     )
