@@ -8,7 +8,9 @@ share of the tables, created on it and played through it (a load balancer that k
 table's sockets on one node); ``--spread`` connects every socket to a random node instead,
 so that most messages are forwarded to the owner. Each node's clients run in a process of
 their own. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
-second and the action → acknowledgement latency (p50/p99), for one node and for two.
+second, the action → acknowledgement latency (p50/p99), the nodes' CPU per accepted action
+and how busy the whole machine was (other work on it leaves the nodes less), for one node
+and for two.
 Every client socket has a source address of its own (127.0.0.x), so that the per-address
 limits of a public server are not what is measured. Bounded in count and time.
 
@@ -135,6 +137,21 @@ def client_process(args: tuple[Any, ...], out: Any) -> None:
     out.put(asyncio.run(play_tables(*args)))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU time of the whole machine so far (``/proc/stat``), in ticks."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]
+    return float(sum(ticks) - idle), float(sum(ticks))
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -167,6 +184,10 @@ def run(
             p.start()
             workers.append(p)
             first += share[i]
+        time.sleep(max(0.0, start - time.monotonic()))
+        cpu0, busy0 = [cpu_seconds(p.pid) for p in procs], machine_busy()
+        time.sleep(max(0.0, until - time.monotonic()))
+        cpu1, busy1 = [cpu_seconds(p.pid) for p in procs], machine_busy()
         acks = 0
         lat: list[float] = []
         for _ in workers:
@@ -181,6 +202,9 @@ def run(
             "actions_per_s": round(acks / seconds, 1),
             "ack_p50_ms": round(pct(lat, 0.5) * 1000, 1),
             "ack_p99_ms": round(pct(lat, 0.99) * 1000, 1),
+            "node_cpu_ms_per_action": round(1000 * (sum(cpu1) - sum(cpu0)) / max(1, acks), 2),
+            "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
+            "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / max(1e-9, busy1[1] - busy0[1])),
         }
     finally:
         for proc in procs:
