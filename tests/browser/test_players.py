@@ -192,6 +192,9 @@ def test_guest_plays_claims_and_finds_the_game_then_signs_in_elsewhere(browser: 
     other.wait_for_selector("body[data-ready='1'] #identity .who")
     assert other.get_attribute("#identity .who", "data-player") != NAME
     other.click("#signin-open")
+    other.wait_for_selector("#signin-dialog[open]")
+    assert other.evaluate("document.activeElement.id") == "signin-name"
+    assert serious(other) == [], "sign-in dialog (ru, phone)"
     other.fill("#signin-name", NAME)
     other.fill("#signin-password", "not-the-password")
     other.click("#signin-submit")
