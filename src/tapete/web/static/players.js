@@ -72,7 +72,7 @@ function levelTable(st) {
 ${levels.map(([level, x]) => `<tr data-level="${esc(level)}"><th scope="row">${esc(botLabel(level))}</th><td>${esc(number(x.games))}</td><td>${esc(number(x.wins))}</td></tr>`).join("")}</tbody></table>`;
 }
 
-function plots(profile, st, k) {
+function plots(st, k) {
   const series = st.series || {};
   const points = Array.isArray(series.points) ? series.points : [];
   const ratings = Array.isArray(series.rating) ? series.rating : [];
@@ -99,7 +99,7 @@ function renderStats() {
   const entries = Object.entries(S.data.stats || {});
   $("stats-body").innerHTML = entries.length
     ? entries.map(([profile, st], k) => `<section class="profile-stats" data-profile="${esc(profile)}" aria-labelledby="stats-${k}"><h3 id="stats-${k}">${esc(profileTitle(profile))}</h3>
-<div class="stats-grid"><div>${statsTable(profile, st)}${levelTable(st)}</div>${plots(profile, st, k)}</div></section>`).join("")
+<div class="stats-grid"><div>${statsTable(profile, st)}${levelTable(st)}</div>${plots(st, k)}</div></section>`).join("")
     : `<p>${esc(t("No finished games yet."))}</p>`;
   $("stats").hidden = false;
 }
