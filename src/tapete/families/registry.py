@@ -115,7 +115,8 @@ class Family:
     """Returns ``build(writer, rules) -> (sections, faq)`` for the rules pages."""
     load_hand_text: Callable[[], HandText] | None = None
     load_analysis: Callable[[], Callable[[Any, int], dict[str, JSON]]] | None = None
-    """Returns ``analyse(record, nodes)`` for ``tapete analyze`` (``None``: nothing to analyse)."""
+    """Returns ``analyse(record, nodes, *, lead_nodes=None, hands=None, seconds=None)`` for ``tapete analyze``
+    and the server's analyses (``None``: nothing to analyse; see ``tapete.analysis.analyze``)."""
     load_stats: Callable[[], Any] | None = None
     """Returns the family's players' statistics (``game(report, seat, rules)``, ``summary(games, rules)``,
     :class:`tapete.stats.FamilyStats`); ``None``: only games and wins are counted."""
