@@ -12,7 +12,8 @@ in order. The owner runs it through the same handlers as a local socket's, with 
 back on the bus, addressed to it, and is passed on unread. A ``hello`` for an open table
 with no live owner takes the table here. A socket that cannot reach its table's owner
 (no reply in ``REQUEST_SECONDS``, or the owner no longer knows it) is closed with code
-1012; its client reconnects to any node, says ``hello`` and gets the full current view.
+1012 (so is one whose table's lease changes hands, which ``tick`` sees within half a
+second); its client reconnects to any node, says ``hello`` and gets the full current view.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ log = logging.getLogger("tapete.server")
 
 CLOSE_MOVED: Final = 1012
 """Close code of a socket whose table moved to another node (the client reconnects)."""
-REQUEST_SECONDS: Final = 3.0
-"""How long a forwarded message waits for its owner's reply."""
+HELLO_SECONDS: Final = 3.0
+"""How long a forwarded ``hello`` waits for the owner's reply."""
+REQUEST_SECONDS: Final = 15.0
+"""How long a later forwarded message waits (a hint may take a while; an owner's death is
+noticed sooner by its lease, which closes the socket)."""
 NEW_TABLE_SECONDS: Final = 30.0
 """A lease taken for a table being created is kept this long before the table exists."""
 TAKE_AT_ONCE: Final = 4
@@ -251,7 +255,8 @@ class ClusterNode:
 
     async def _forward(self, cid: str, link: Link, op: str, text: str) -> dict[str, Any]:
         try:
-            answer = await self.bus.request(link.owner, {"op": op, "cid": cid, "text": text}, REQUEST_SECONDS)
+            wait = HELLO_SECONDS if op == "hello" else REQUEST_SECONDS
+            answer = await self.bus.request(link.owner, {"op": op, "cid": cid, "text": text}, wait)
         except BusTimeout:
             answer = {"gone": True}
         if answer.get("gone"):
