@@ -2,8 +2,8 @@
 
 Every table finishes; every action a client saw acknowledged is in the final record once,
 at the version it was played at; no message to a seat shows a card hidden from it; and the
-log shows one writer per lease epoch, epochs that only grow, and the killed node writing
-nothing after it died.
+log shows one writer per lease epoch, epochs that only grow, the killed node's tables
+written by another node after it, and the killed node writing nothing after it died.
 """
 
 from __future__ import annotations
@@ -144,8 +144,8 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
             assert all(len(nodes) == 1 for nodes in by_epoch.values()), by_epoch
             if owners[p.table] == "a":
                 assert len(by_epoch) >= 2 and by_epoch[max(by_epoch)] != {"a"}, by_epoch
-            else:
-                assert set(by_epoch) == {1}, by_epoch  # the other tables never moved
+            else:  # the other tables stayed on their live owners (barring a lease lost to a stall)
+                assert by_epoch[min(by_epoch)] == {owners[p.table]}, by_epoch
             check_no_leak(record, p.seen)
         with store.engine.connect() as c:
             late = c.execute(
