@@ -160,6 +160,7 @@ class Solver:
         self.history: list[int] = [0] * 64
         self.live = 0
         self.trick_mask = 0
+        self.cashed = 0
 
     # --- set-up -------------------------------------------------------------------------
     def load(self, state: TrickState) -> None:
@@ -554,53 +555,89 @@ class Solver:
         return best
 
     def _quick_tricks(self) -> int:
-        """Tricks the leader's team takes at once by cashing the leader's top cards.
+        """Tricks the leader's team takes at once: the leader cashing its top cards, or
+        leading to a teammate's top card of a suit and that teammate cashing (``_cash``)."""
+        b = self.board
+        leader = b.turn
+        hands = b.hands
+        team = team_of(self.side, leader, self.players)
+        trumps = self.order.trumps
+        groups = self.order.groups
+        outer = self.rel
+        self.rel = 0
+        best = self._cash(leader, team)
+        rel = self.rel
+        lead = hands[leader]
+        may_trump = lead & trumps != 0 and (b.spades_broken or lead & ~trumps == 0)
+        for seat in range(self.players):
+            if seat == leader or not (team >> seat) & 1 or not hands[seat]:
+                continue
+            self.rel = 0
+            q = self._cash(seat, team)
+            if q <= best:
+                continue
+            entries = 0
+            for i in range(len(groups)):
+                if (self.cashed >> i) & 1 and lead & groups[i] and (groups[i] != trumps or may_trump):
+                    entries += 1
+            if entries:
+                best = q
+                rel = self.rel
+        self.rel = outer | rel
+        left = b.tricks_left
+        return best if best < left else left
+
+    def _cash(self, seat: int, team: int) -> int:
+        """Tricks ``seat`` takes in a row by cashing its top cards once it is on lead (its
+        team is ``team``); ``cashed`` gets the suits (``Order.groups`` indexes) it cashes.
 
         Its top trumps count when it may lead them. In a side suit its top cards count as
         long as every other seat that could ruff still has a card of the suit: an
         opponent holding a trump, or under must-beat any seat holding one. A teammate
         holding a trump is never made to ruff while it has another card to play, so the
         side-suit rounds are at most each such teammate's non-trump cards. Nobody ruffs,
-        so the lengths the caps read do not change while the leader cashes.
+        so the lengths the caps read do not change while the cards are cashed.
         """
         b = self.board
-        leader = b.turn
         hands = b.hands
-        team = team_of(self.side, leader, self.players)
         order = self.order
         trumps = order.trumps
         groups = order.groups
+        last = len(groups) - 1
+        self.cashed = 0
         q = 0
-        if b.spades_broken or hands[leader] & ~trumps == 0:
-            q += self._top_run(len(groups) - 1, 64)
+        if b.spades_broken or hands[seat] & ~trumps == 0:
+            q = self._top_run(seat, last, 64)
+            if q:
+                self.cashed = 1 << last
         side = 0
         rounds = 64
-        for seat in range(self.players):
-            if seat != leader and (team >> seat) & 1 and hands[seat] & trumps and not b.must_beat:
-                n = _count(hands[seat] & ~trumps)
+        for other in range(self.players):
+            if other != seat and (team >> other) & 1 and hands[other] & trumps and not b.must_beat:
+                n = _count(hands[other] & ~trumps)
                 if n < rounds:
                     rounds = n
-        for i in range(len(groups) - 1):
+        for i in range(last):
             if side >= rounds:
                 break
             g = groups[i]
             cap = rounds - side
-            for seat in range(self.players):
-                if seat != leader and hands[seat] & trumps and (b.must_beat or not (team >> seat) & 1):
-                    n = _count(hands[seat] & g)
+            for other in range(self.players):
+                if other != seat and hands[other] & trumps and (b.must_beat or not (team >> other) & 1):
+                    n = _count(hands[other] & g)
                     if n < cap:
                         cap = n
             if cap > 0:
-                side += self._top_run(i, cap)
-        q += side
-        left = b.tricks_left
-        return q if q < left else left
+                n = self._top_run(seat, i, cap)
+                if n:
+                    side += n
+                    self.cashed |= 1 << i
+        return q + side
 
-    def _top_run(self, suit: int, cap: int) -> int:
+    def _top_run(self, seat: int, suit: int, cap: int) -> int:
         """How many of the highest live cards of suit ``suit`` (an index of ``Order.groups``)
-        the leader holds without a gap, at most ``cap``; their ranks become relevant."""
-        b = self.board
-        hand = b.hands[b.turn]
+        ``seat`` holds without a gap, at most ``cap``; their ranks become relevant."""
+        hand = self.board.hands[seat]
         live = self.live
         n = 0
         for c in self.order.down[suit]:
@@ -722,14 +759,14 @@ class Solver:
             if c == hint or was_hint:
                 score = 1000
             elif following:
-                if ours:
+                if ours and best_card > theirs_later:
                     score = 200 - r
                 elif power[c] > best_card:
                     score = 500 - r if power[c] > theirs_later else 400 - r
                 else:
                     score = 200 - r
             elif live & follow[c] & above[r] == 0:
-                score = 400 + r if follow[c] & ruffable == 0 else 300 + r  # the top card of its suit
+                score = 400 - r if follow[c] & ruffable == 0 else 300 - r  # the top card of its suit
             elif follow[c] & partner_ruffs:
                 score = 350 - r
             else:
