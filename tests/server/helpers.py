@@ -210,9 +210,11 @@ def unique_prefix() -> str:
 
 
 def drop_prefixed(url: str, prefix: str) -> None:
+    from tapete.players.store import PlayersStore
     from tapete.server.db import Store
 
     store = Store(url, prefix=prefix)
+    PlayersStore(store)  # the players' tables (accounts, sessions, history, ratings) go too
     try:
         store.drop_schema()
     finally:

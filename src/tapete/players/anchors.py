@@ -122,7 +122,10 @@ def pairs_of_summary(summary: Mapping[str, Any]) -> list[tuple[str, Pair]]:
 def ladder_pairs(rows: Iterable[Mapping[str, Any]] = LADDER) -> list[tuple[str, Pair]]:
     """The published ladder's rows as pairs."""
     return [
-        (str(r["family"]), Pair(str(r["profile"]), str(r["a"]), str(r["b"]), win_probability(r["mean"], r["ci95"], r["deals"])))
+        (
+            str(r["family"]),
+            Pair(str(r["profile"]), str(r["a"]), str(r["b"]), win_probability(r["mean"], r["ci95"], r["deals"])),
+        )
         for r in rows
     ]
 

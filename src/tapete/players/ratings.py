@@ -71,7 +71,9 @@ def rate_game(
     members = {side: [e for e in entries if e.side == side] for side in sides}
     teams: list[list[Any]] = []
     for side in sides:
-        teams.append([m.rating(mu=mu, sigma=sigma) for mu, sigma in (starting(family, e, stored) for e in members[side])])
+        teams.append(
+            [m.rating(mu=mu, sigma=sigma) for mu, sigma in (starting(family, e, stored) for e in members[side])]
+        )
     result = m.rate(teams, ranks=[side_places[side] for side in sides])
     out: dict[str, tuple[float, float]] = {}
     for side, team in zip(sides, result, strict=True):

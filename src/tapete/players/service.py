@@ -210,7 +210,9 @@ class Players:
         ]
         entries = [Entry(p["seat"], p["side"], p["account"], p["level"]) for p in players]
         per_seat = {
-            seat: (stats.game(report, seat, rules) if stats is not None else {}) for seat in accounts if seat < len(row.seats)
+            seat: (stats.game(report, seat, rules) if stats is not None else {})
+            for seat in accounts
+            if seat < len(row.seats)
         }
         return {
             "profile": row.profile,

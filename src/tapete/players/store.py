@@ -159,7 +159,12 @@ class PlayersStore:
             with self.engine.begin() as c:
                 c.execute(
                     self.accounts.insert().values(
-                        id=account.id, name=name, skeleton=skeleton, guest=True, password_hash=None, joined=account.joined
+                        id=account.id,
+                        name=name,
+                        skeleton=skeleton,
+                        guest=True,
+                        password_hash=None,
+                        joined=account.joined,
                     )
                 )
         except sa.exc.IntegrityError:
@@ -224,13 +229,17 @@ class PlayersStore:
     # --- sessions ---------------------------------------------------------------------
     def add_session(self, token_hash: str, account_id: str) -> None:
         with self.engine.begin() as c:
-            c.execute(self.sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=time.time()))
+            c.execute(
+                self.sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=time.time())
+            )
 
     def session_account(self, token_hash: str) -> Account | None:
         a, s = self.accounts, self.sessions
         with self.engine.connect() as c:
             row = (
-                c.execute(sa.select(a).select_from(s.join(a, a.c.id == s.c.account_id)).where(s.c.token_hash == token_hash))
+                c.execute(
+                    sa.select(a).select_from(s.join(a, a.c.id == s.c.account_id)).where(s.c.token_hash == token_hash)
+                )
                 .mappings()
                 .first()
             )
@@ -267,7 +276,9 @@ class PlayersStore:
         q = (
             sa.select(s.c.table_id)
             .select_from(
-                s.join(t, t.c.id == s.c.table_id).outerjoin(g, sa.and_(g.c.table_id == s.c.table_id, g.c.seat == s.c.seat))
+                s.join(t, t.c.id == s.c.table_id).outerjoin(
+                    g, sa.and_(g.c.table_id == s.c.table_id, g.c.seat == s.c.seat)
+                )
             )
             .where(t.c.status == "finished", s.c.account_id.is_not(None), g.c.table_id.is_(None))
             .distinct()
@@ -290,7 +301,9 @@ class PlayersStore:
         ).rowcount
         if not done:
             c.execute(
-                r.insert().values(account_id=row.account_id, family=row.family, mu=row.mu, sigma=row.sigma, games=row.games)
+                r.insert().values(
+                    account_id=row.account_id, family=row.family, mu=row.mu, sigma=row.sigma, games=row.games
+                )
             )
 
     def has_games(self, c: Connection, table_id: str) -> bool:
@@ -313,7 +326,9 @@ class PlayersStore:
                 .limit(limit)
             ).mappings()
             out = [_game(r) for r in rows]
-            total = c.execute(sa.select(sa.func.count()).select_from(g).where(g.c.account_id == account_id)).scalar_one()
+            total = c.execute(
+                sa.select(sa.func.count()).select_from(g).where(g.c.account_id == account_id)
+            ).scalar_one()
         return out, int(total)
 
     def all_games(self, account_id: str) -> list[GameRow]:
@@ -349,7 +364,9 @@ def _account(row: Any) -> Account:
 
 
 def _rating(row: Any) -> RatingRow:
-    return RatingRow(str(row["account_id"]), str(row["family"]), float(row["mu"]), float(row["sigma"]), int(row["games"]))
+    return RatingRow(
+        str(row["account_id"]), str(row["family"]), float(row["mu"]), float(row["sigma"]), int(row["games"])
+    )
 
 
 def _game_values(r: GameRow) -> dict[str, Any]:
