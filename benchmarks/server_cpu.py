@@ -55,7 +55,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def serve_echo(port: int) -> None:
+def serve_echo(port: int, deflate: bool = True) -> None:
     """A bare Starlette app that echoes every text frame."""
     import uvicorn
     from starlette.applications import Starlette
@@ -68,10 +68,11 @@ def serve_echo(port: int) -> None:
             while True:
                 await ws.send_text(await ws.receive_text())
 
-    uvicorn.run(Starlette(routes=[WebSocketRoute("/ws", echo)]), host="127.0.0.1", port=port, log_level="warning")
+    app = Starlette(routes=[WebSocketRoute("/ws", echo)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=deflate)
 
 
-def serve_tapete(port: int, db: str, prefix: str) -> None:
+def serve_tapete(port: int, db: str, prefix: str, deflate: bool = True) -> None:
     import uvicorn
 
     from tapete.server import create_app
@@ -87,14 +88,18 @@ def serve_tapete(port: int, db: str, prefix: str) -> None:
         rate_limit=(1000.0, 1000.0),
         limits=limits,
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=deflate)
 
 
-def start(kind: str, port: int, db: str = "", prefix: str = "", src: str | None = None) -> subprocess.Popen[bytes]:
+def start(
+    kind: str, port: int, db: str = "", prefix: str = "", src: str | None = None, deflate: bool = True
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--url", db, "--prefix", prefix]
+    if not deflate:
+        cmd.append("--no-deflate")
     proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -188,7 +193,7 @@ async def measure(pid: int, counter: Counter, warmup: float, seconds: float) -> 
 
 async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple[int, float, float]:
     port = free_port()
-    proc = start("tapete", port, url, prefix, args.src)
+    proc = start("tapete", port, url, prefix, args.src, deflate=not args.no_deflate)
     try:
         counter = Counter()
         until = time.monotonic() + args.warmup + args.seconds + 0.5
@@ -230,7 +235,7 @@ async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple
 
 async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
     port = free_port()
-    proc = start("echo", port)
+    proc = start("echo", port, deflate=not args.no_deflate)
     try:
         counter = Counter()
         until = time.monotonic() + args.warmup + args.seconds + 0.5
@@ -312,15 +317,18 @@ def main() -> None:
     p.add_argument("--src", default=None, help="run the tapete server from this source folder (PYTHONPATH)")
     p.add_argument("--py-spy", metavar="OUT", help="record the tapete server with py-spy into OUT")
     p.add_argument("--py-spy-format", default="flamegraph", choices=["flamegraph", "raw", "speedscope"])
+    p.add_argument(
+        "--no-deflate", action="store_true", help="both servers without permessage-deflate (uvicorn's default is on)"
+    )
     p.add_argument("--serve", choices=["tapete", "echo"], help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     p.add_argument("--url", default="", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve == "echo":
-        serve_echo(args.port)
+        serve_echo(args.port, not args.no_deflate)
     elif args.serve == "tapete":
-        serve_tapete(args.port, args.url, args.prefix)
+        serve_tapete(args.port, args.url, args.prefix, not args.no_deflate)
     else:
         asyncio.run(run(args))
 

@@ -8,6 +8,15 @@ actions per second (all seats) and the scripted clients' action → acknowledgem
 latency (p50/p99), the echo round trip, and their ratio. Bounded in count and time.
 
     python benchmarks/server_load.py --tables 20 --seconds 10
+
+``--human-pace``: the load of people. ``--tables`` tables (up to 3,000), each with one
+scripted person who answers each turn after a random 2–5 s (and says ``next_hand`` after a
+hand, as the browser does) and easy bots in the other seats at the server's default bot
+delay (0.6 s). The tables are opened over ``--ramp`` seconds, then measured for
+``--seconds``: the person's action → acknowledgement latency (p50/p99/max), accepted
+actions per second, and the CPU of the server process and of its bot workers.
+
+    nice -n 10 python benchmarks/server_load.py --human-pace --tables 2000 --seconds 60
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -26,6 +36,8 @@ import time
 from typing import Any
 
 MAX_TABLES = 200
+SRC = ""
+"""Source folder the server runs from (``--src``; empty: the installed one)."""
 MAX_SECONDS = 60.0
 
 
@@ -51,17 +63,28 @@ def serve_echo(port: int) -> None:
     uvicorn.run(Starlette(routes=[WebSocketRoute("/ws", echo)]), host="127.0.0.1", port=port, log_level="warning")
 
 
-def serve_tapete(port: int, db: str) -> None:
+def serve_tapete(port: int, db: str, bot_delay: float = 0.0, bot_workers: int = 2) -> None:
     import uvicorn
 
     from tapete.server import create_app
+    from tapete.server.limits import Limits
 
-    app = create_app(db, bot_delay=0.0, bot_workers=2, rate_limit=(1000.0, 1000.0))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    # an operator serving thousands of tables raises the limits made for a small server (200 open
+    # tables, 512 decisions waiting) in proportion
+    limits = Limits(
+        tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000, decision_queue=20_000
+    )
+    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, rate_limit=(1000.0, 1000.0), limits=limits)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096)
 
 
-def start(kind: str, port: int, db: str = "") -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port", str(port), "--db", db])
+def start(kind: str, port: int, db: str = "", bot_delay: float = 0.0, bot_workers: int = 2) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
+    cmd += ["--bot-workers", str(bot_workers)]
+    env = dict(os.environ)
+    if SRC:
+        env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with socket.socket() as s:
@@ -90,6 +113,15 @@ async def http_json(port: int, path: str, body: dict[str, Any] | None = None) ->
     raw = await reader.read()
     writer.close()
     return json.loads(raw.split(b"\r\n\r\n", 1)[1])
+
+
+async def http_text(port: int, path: str) -> str:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    return raw.split(b"\r\n\r\n", 1)[1].decode()
 
 
 async def tapete_client(port: int, profile: str, seats: int, seed: int, until: float, lat: list[float]) -> int:
@@ -139,6 +171,163 @@ async def echo_client(port: int, until: float, lat: list[float], size: int) -> i
             lat.append(time.perf_counter() - t0)
             n += 1
     return n
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+MAX_HUMAN_TABLES = 3000
+MAX_HUMAN_SECONDS = 180.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU seconds of the live child processes of ``pid`` (the bot workers)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+class Pace:
+    """What the scripted people saw while measuring."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.lat: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.games = 0
+
+
+async def person(port: int, profile: str, seats: int, seed: int, pace: Pace, until: float) -> None:
+    """One table: a person answering each turn after 2–5 s, easy bots in the other seats."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    while time.monotonic() < until:
+        t = await http_json(
+            port, "/api/tables", {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
+        )
+        seed += 7919
+        async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": t["table"], "token": t["seats"][0]["token"]}))
+            sent_at: float | None = None
+            sent_version = -1
+            last = -1
+            act_at: float | None = None
+            choice: Any = None
+            while time.monotonic() < until:
+                timeout = until - time.monotonic()
+                if act_at is not None:
+                    timeout = min(timeout, act_at - time.monotonic())
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.001, timeout))
+                except TimeoutError:
+                    raw = None
+                if raw is not None:
+                    m = json.loads(raw)
+                    kind = m["type"]
+                    if kind == "game_over":
+                        pace.games += 1
+                        break
+                    if kind == "error":
+                        pace.errors += 1
+                        sent_at = None
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
+                    if kind == "hand_over":
+                        await ws.send(json.dumps({"type": "next_hand", "hand": m["hand"]}))
+                        continue
+                    if kind != "state":
+                        continue
+                    version = m["version"]
+                    if pace.measuring and last >= 0 and version > last:
+                        pace.actions += version - last
+                    last = version
+                    if sent_at is not None and version > sent_version:
+                        if pace.measuring:
+                            pace.lat.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    view = m["view"]
+                    if view.get("legal_actions") and view.get("to_act") == m["seat"] and sent_at is None:
+                        choice = view["legal_actions"][0]  # the person plays the first legal action
+                        if act_at is None:
+                            act_at = time.monotonic() + rng.uniform(2.0, 5.0)
+                    else:
+                        act_at = None
+                    continue
+                if act_at is not None and time.monotonic() >= act_at:
+                    act_at = None
+                    sent_version = last
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "action", "version": last, "action": choice}))
+
+
+async def human_pace(args: argparse.Namespace) -> None:
+    tables = min(args.tables, MAX_HUMAN_TABLES)
+    seconds = min(args.seconds, MAX_HUMAN_SECONDS)
+    seats = {"runfast": 3, "spades": 4, "cutthroat-4p": 4}.get(args.profile, 3)
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        db = f"sqlite:///{os.path.join(tmp, 'pace.db')}"
+        proc = start("tapete", port, db, bot_delay=0.6, bot_workers=args.bot_workers)
+        pace = Pace()
+        try:
+            until = time.monotonic() + args.ramp + seconds + 1.0
+            tasks: list[asyncio.Task[None]] = []
+            for i in range(tables):
+                tasks.append(asyncio.create_task(person(port, args.profile, seats, 1 + i, pace, until)))
+                await asyncio.sleep(args.ramp / tables)
+            c0, w0, t0 = cpu_seconds(proc.pid), children_cpu_seconds(proc.pid), time.monotonic()
+            me0 = time.process_time()
+            spy = None
+            if args.py_spy:
+                cmd = ["py-spy", "record", "--pid", str(proc.pid), "--duration", str(int(seconds)), "--rate", "200"]
+                cmd += ["--format", "raw" if args.py_spy.endswith(".txt") else "flamegraph", "--output", args.py_spy]
+                spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+            pace.measuring = True
+            await asyncio.sleep(seconds)
+            pace.measuring = False
+            cpu, workers, wall = cpu_seconds(proc.pid) - c0, children_cpu_seconds(proc.pid) - w0, time.monotonic() - t0
+            me = time.process_time() - me0
+            counters = await http_text(port, "/metrics")
+            if spy is not None:
+                spy.wait(60)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    lat = pace.lat
+    print(
+        f"human pace: {tables} tables of {args.profile} (1 person acting after 2-5 s + {seats - 1} easy bots,"
+        f" bot delay 0.6 s), measured {wall:.0f} s after a {args.ramp:.0f} s ramp"
+    )
+    print(f"  accepted actions: {pace.actions} ({pace.actions / wall:.0f}/s), errors {pace.errors}")
+    print(
+        f"  person action -> ack: n={len(lat)} p50={pct(lat, 0.5) * 1e3:.1f} ms p99={pct(lat, 0.99) * 1e3:.1f} ms"
+        f" max={max(lat, default=float('nan')) * 1e3:.1f} ms"
+    )
+    shown = ("refused", "failed", "given_up", "overrun", "retried", "decide_done", "decide_wait_seconds{")
+    for line in counters.splitlines():
+        if not line.startswith("#") and any(w in line for w in shown):
+            print("  server:", line)
+    print(
+        f"  server process CPU {cpu / wall:.0%} of one core; its {args.bot_workers} bot workers {workers / wall:.0%};"
+        f" this client {me / wall:.0%}; load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -199,11 +388,21 @@ def main() -> None:
     p.add_argument("--serve", choices=["tapete", "echo"], help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--db", default="", help=argparse.SUPPRESS)
+    p.add_argument("--bot-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--bot-workers", type=int, default=2, help="the server's bot worker processes (its default: 2)")
+    p.add_argument("--human-pace", action="store_true", help="people acting every 2-5 s, bots filling seats")
+    p.add_argument("--py-spy", metavar="OUT", help="--human-pace: record the server with py-spy (.txt: raw stacks)")
+    p.add_argument("--ramp", type=float, default=20.0, help="seconds over which the --human-pace tables open")
+    p.add_argument("--src", default="", help="run the tapete server from this source folder (PYTHONPATH)")
     args = p.parse_args()
+    global SRC
+    SRC = args.src
     if args.serve == "echo":
         serve_echo(args.port)
     elif args.serve == "tapete":
-        serve_tapete(args.port, args.db)
+        serve_tapete(args.port, args.db, args.bot_delay, args.bot_workers)
+    elif args.human_pace:
+        asyncio.run(human_pace(args))
     else:
         asyncio.run(run(args))
 
