@@ -166,4 +166,16 @@ def anchor(family: str, level: str) -> tuple[float, float]:
     return float(levels.get(level, levels.get("normal", model().mu))), ANCHOR_SIGMA
 
 
-__all__ = ["ANCHORS", "ANCHOR_SIGMA", "LADDER", "Pair", "anchor", "derive", "ladder_pairs", "model", "pairs_of_summary"]
+__all__ = [
+    "ANCHORS",
+    "ANCHOR_SIGMA",
+    "LADDER",
+    "Pair",
+    "anchor",
+    "derive",
+    "ladder_pairs",
+    "model",
+    "pairs_of_summary",
+    "rating_gap",
+    "win_probability",
+]
