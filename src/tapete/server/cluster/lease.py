@@ -1,8 +1,8 @@
 """Table ownership in PostgreSQL: one lease per table, fenced writes, node heartbeats.
 
 A lease row ``(table_id, node_id, epoch, expires_at)`` says which node owns a table. A
-node takes a lease only when there is none or it has expired (``claim``), which adds one
-to its epoch; the owner renews it while it lives (``renew``). Times are the database's
+node takes a lease only when there is none, it has expired or it is its own (``claim``),
+which adds one to its epoch; the owner renews it while it lives (``renew``). Times are the database's
 clock (``clock_timestamp()``), so the nodes' clocks never have to agree.
 
 Writes are fenced: ``append`` locks the table's lease row (``FOR SHARE``) and checks
@@ -96,6 +96,7 @@ class Leases:
                 "ON CONFLICT (table_id) DO UPDATE SET node_id = excluded.node_id, "
                 f"epoch = {p}leases.epoch + 1, expires_at = excluded.expires_at "
                 f"WHERE {p}leases.expires_at < extract(epoch from clock_timestamp()) "
+                f"OR {p}leases.node_id = excluded.node_id "
                 "RETURNING epoch"
             ),
             "renew": sa.text(
@@ -134,7 +135,11 @@ class Leases:
 
     # --- leases --------------------------------------------------------------------------
     def claim(self, table_id: str, node_id: str) -> int | None:
-        """Take the table's lease if nobody holds a valid one; its new epoch, or ``None``."""
+        """Take the table's lease if nobody else holds a valid one; its new epoch, or ``None``.
+
+        A node may claim a lease it holds again (it lost the table from memory): the epoch
+        still grows, so whatever it held the table with before can no longer write.
+        """
         with self.engine.begin() as c:
             row = c.execute(self._q["claim"], {"t": table_id, "n": node_id, "ttl": self.lease_seconds}).first()
         return None if row is None else int(row[0])
