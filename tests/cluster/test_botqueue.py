@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -32,7 +32,7 @@ def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str])
 
     url, prefix = rd
     r = redis.Redis.from_url(url)
-    pubsub = r.pubsub(ignore_subscribe_messages=True)
+    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(channel(prefix, "n1"))
     try:
         ensure_group(r.xgroup_create, prefix)
