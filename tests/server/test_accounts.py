@@ -312,3 +312,50 @@ def test_an_older_log_gains_the_account_column(db: tuple[str, str]) -> None:
     finally:
         engine.dispose()
     assert [(s, a is not None) for s, a in sorted(bound)] == [(0, True), (1, False), (2, False)]
+
+
+def test_a_game_left_unrecorded_is_recorded_on_the_next_start(db: tuple[str, str]) -> None:
+    url, prefix = db
+    with TestClient(app(db)) as c:
+        me = Person(c)
+        name = guest(me)["player"]["name"]
+        play_game(me, "runfast", ["human", "easy", "easy"], seed=14)
+        first = wait_games(me, name, 1)
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.begin() as conn:  # as if the server had stopped before writing them
+            conn.execute(sa.text(f"DELETE FROM {prefix}player_games"))
+            conn.execute(sa.text(f"DELETE FROM {prefix}ratings"))
+    finally:
+        engine.dispose()
+    with TestClient(app(db)) as c:
+        me = Person(c, me.token)
+        again = me.get(f"/api/players/{name}").json()
+        assert [g["table"] for g in again["history"]] == [g["table"] for g in first["history"]]
+        assert again["ratings"] == first["ratings"] and again["stats"] == first["stats"]
+        # a seat of a finished table is not bound afterwards (its history was written once)
+        t = create(me, "runfast", ["human", "human", "easy"], seed=15)
+        handed = me.post(f"/api/tables/{t['table']}/seats/1/bot", json={"creator_token": t["creator_token"]})
+        assert handed.status_code == 200, handed.text
+        with me.websocket() as ws:
+            p = Player(ws)
+            p.hello(t["table"], t["seats"][0]["token"])
+            play_hand_as(p, stop="game_over")
+        wait_games(me, name, 2)
+        late = Person(c)
+        guest(late)
+        with late.websocket() as ws:
+            p = Player(ws)
+            assert p.hello(t["table"], t["seats"][1]["token"])["type"] == "welcome"
+            p.send({"type": "ping", "id": 1})
+            p.recv_type("pong")
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            bound = conn.execute(
+                sa.text(f"SELECT seat FROM {prefix}seats WHERE table_id = :t AND account_id IS NOT NULL"),
+                {"t": t["table"]},
+            ).all()
+    finally:
+        engine.dispose()
+    assert [r[0] for r in bound] == [0]

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+import sqlalchemy as sa
 from starlette.requests import HTTPConnection
 
 import tapete
@@ -162,7 +163,11 @@ class Players:
 
     # --- seats and finished tables ------------------------------------------------------------
     async def seat_taken(self, conn: HTTPConnection, table_id: str, seat: int) -> None:
-        """Bind the seat to the account the connection presents (if the seat is still nobody's)."""
+        """Bind the seat to the account the connection presents (if the seat is still nobody's
+        and its game is not over: a finished game's history is written once)."""
+        table = self.hub.tables.get(table_id)
+        if table is None or table.is_over():
+            return
         found = await self.identify(conn)
         if found is not None:
             await self.hub.db(self.store.bind_seat, table_id, seat, found[0].id)
@@ -171,8 +176,16 @@ class Players:
         """Write the history rows and ratings of a finished table (once)."""
         try:
             work = await asyncio.to_thread(self._settle_plan, table_id)
-            if work is not None:
-                await self.hub.db(self._settle_write, table_id, work)
+            if work is None:
+                return
+            for attempt in range(3):
+                try:
+                    await self.hub.db(self._settle_write, table_id, work)
+                    return
+                except sa.exc.DBAPIError:  # two games of one new player ending at once: the second tries again
+                    if attempt == 2:
+                        raise
+                    await asyncio.sleep(0.05 * (attempt + 1))
         except Exception as exc:
             log.error("table %s: players' history not written (%s)", table_id[:64], type(exc).__name__)
 

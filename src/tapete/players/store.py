@@ -289,7 +289,9 @@ class PlayersStore:
     # --- history and ratings ------------------------------------------------------------
     def ratings_of(self, c: Connection, account_ids: Sequence[str], family: str) -> dict[str, RatingRow]:
         r = self.ratings
-        rows = c.execute(r.select().where(r.c.account_id.in_(list(account_ids)), r.c.family == family)).mappings()
+        rows = c.execute(
+            r.select().where(r.c.account_id.in_(list(account_ids)), r.c.family == family).with_for_update()
+        ).mappings()
         return {str(x["account_id"]): _rating(x) for x in rows}
 
     def put_rating(self, c: Connection, row: RatingRow) -> None:
