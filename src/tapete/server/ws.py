@@ -58,7 +58,8 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
             joined = conn.table is not None or hub.ownership.joined(conn)
             wait = limits.idle_seconds if joined else limits.hello_seconds
             try:
-                raw = await asyncio.wait_for(ws.receive(), wait)
+                async with asyncio.timeout(wait):  # no task per message, as wait_for would make
+                    raw = await ws.receive()
             except TimeoutError:
                 what = "nothing" if joined else "no hello"
                 conn.error(ServerError("timeout", f"{what} in {wait:g} s: the socket is closed"))
