@@ -55,8 +55,8 @@ class Limits:
     """Record replays waiting for a worker (``busy``, HTTP 503)."""
     analysis_seconds: float = 20.0
     """Time budget of one double-dummy analysis in a worker; answers not found by then are reported unknown."""
-    analysis_nodes: int = 20_000
-    """Nodes each answer of an analysis may visit; a position over it is reported unknown."""
+    analysis_nodes: int = 100_000
+    """Nodes each card's answer in an analysis may visit; a position over it is reported unknown."""
     analysis_lead_nodes: int = 10_000_000
     """Most nodes the makeable tricks of each side at the first lead may visit; they are solved after
     the cards, within the time left (at the rate the cards were solved)."""
