@@ -41,7 +41,7 @@ def one_hand(profile: str, seed: int) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--profile", default="spades")
-    ap.add_argument("--hands", type=int, default=6)
+    ap.add_argument("--hands", type=int, default=8)
     ap.add_argument("--nodes", type=int, default=Limits().analysis_nodes)
     ap.add_argument("--seconds", type=float, default=Limits().analysis_seconds)
     args = ap.parse_args()
