@@ -52,7 +52,7 @@ class SearchLimit(Exception):
 class Order:
     """The card order of one ``TrickTables``: each suit's cards from low to high, by rank."""
 
-    __slots__ = ("above", "down", "groups", "rank", "suits", "trumps")
+    __slots__ = ("above", "down", "groups", "monotone", "rank", "suits", "trumps")
 
     def __init__(self, tables: TrickTables) -> None:
         self.rank: tuple[int, ...] = tables.rank
@@ -66,6 +66,8 @@ class Order:
             suits.append(tuple(cards))
         self.suits: tuple[tuple[int, ...], ...] = tuple(suits)
         self.down: tuple[tuple[int, ...], ...] = tuple(tuple(reversed(x)) for x in suits)
+        self.monotone: bool = all(list(x) == sorted(x) for x in suits)
+        """Whether a higher card of a suit is always a higher bit (``STANDARD``, not deuces high)."""
 
 
 _ORDERS: dict[str, Order] = {}
@@ -460,6 +462,17 @@ class Solver:
         live = self.live
         code = 0
         shift = 0
+        if self.order.monotone:
+            for g in self.order.groups:
+                part = 0
+                m = live & g
+                while m:
+                    low = m & -m
+                    part = (part << 3) | owner[low.bit_length() - 1]  # the top card ends lowest
+                    m ^= low
+                code |= part << shift
+                shift += 60
+            return code
         for suit in self.order.down:
             part = 0
             j = 0
@@ -478,9 +491,15 @@ class Solver:
         shift = 0
         groups = self.order.groups
         down = self.order.down
+        monotone = self.order.monotone
         for i in range(len(down)):
             suit = down[i]
-            if rel & groups[i]:
+            if monotone:
+                r = rel & live & groups[i]
+                if r:
+                    k = _count(live & groups[i] & ~((r & -r) - 1))
+                    mask |= ((1 << (3 * k)) - 1) << shift
+            elif rel & groups[i]:
                 j = 0
                 k = 0
                 for c in suit:
@@ -497,13 +516,22 @@ class Solver:
         live = self.live
         out = 0
         shift = 0
-        for suit in self.order.down:
+        order = self.order
+        for i in range(len(order.down)):
             k = ((mask >> shift) & SUIT_BITS).bit_length()
             shift += 60
             if k == 0:
                 continue
             k = (k + 2) // 3
-            for c in suit:
+            if order.monotone:
+                m = live & order.groups[i]
+                while k and m:
+                    top = 1 << (m.bit_length() - 1)
+                    out |= top
+                    m ^= top
+                    k -= 1
+                continue
+            for c in order.down[i]:
                 if (live >> c) & 1:
                     out |= 1 << c
                     k -= 1
