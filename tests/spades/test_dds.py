@@ -124,6 +124,29 @@ def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int,
     assert best == want
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(1, 5),
+    played=st.integers(0, 9),
+)
+def test_quick_tricks_never_overstate(profile: str, seed: int, cards: int, played: int) -> None:
+    """The quick-trick bound (the leader cashing, or a teammate reached by a lead to its top
+    card cashing) never counts more tricks than the leader's team takes against best play."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
+    rng = random.Random(seed)
+    while ref.trick and ref.tricks_left:  # on to the next lead
+        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    if ref.tricks_left == 0 or ref.sitting_out >= 0 or ref.must_lead_2c:
+        return
+    team = _side(profile, ref.turn)
+    solver = Solver(n, team)
+    solver.load(ref)
+    assert solver._quick_tricks() <= minimax(ref, team, {})
+
+
 def test_one_table_serves_many_positions() -> None:
     """A solver keeps its table between positions of different deals and stays exact."""
     solver = Solver(4, 0b0101)
