@@ -11,6 +11,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import tapete
 from tapete.bots import make_bot
@@ -23,8 +24,9 @@ def _quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def decision_times(profile: str, level: str, hands: int) -> list[float]:
-    """Seconds per decision of ``level`` in every seat over the first hand of ``hands`` deals."""
+def decision_times(profile: str, level: str, hands: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """Seconds per decision of ``level`` in every seat over the first hand of ``hands`` deals
+    (``clock``: wall time, or ``time.process_time`` for CPU time on a busy machine)."""
     times: list[float] = []
     for seed in range(hands):
         g = tapete.new_game(profile, seed=seed)
@@ -32,9 +34,9 @@ def decision_times(profile: str, level: str, hands: int) -> list[float]:
         while g.logs[0].result is None:
             seat = g.to_act
             obs = g.observation(seat)
-            t0 = time.perf_counter()
+            t0 = clock()
             action = bots[seat].act(obs)
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
             g.apply(action)
     return times
 
@@ -80,6 +82,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2, help="deals per profile and level (default 2)")
     parser.add_argument("--profiles", help="comma-separated profiles (default: every Spades-family profile)")
     parser.add_argument("--levels", default="easy,normal,hard,ismcts")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time decisions by the wall clock or by CPU time"
+    )
     args = parser.parse_args()
     profiles = (
         args.profiles.split(",")
@@ -90,7 +95,9 @@ def main() -> None:
     print(f"{'profile':<22} {'level':<7} {'decisions':>9} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}")
     for profile in profiles:
         for level in levels:
-            t = decision_times(profile, level, args.hands)
+            t = decision_times(
+                profile, level, args.hands, time.process_time if args.clock == "cpu" else time.perf_counter
+            )
             print(
                 f"{profile:<22} {level:<7} {len(t):>9} {1000 * statistics.median(t):>9.2f} "
                 f"{1000 * _quantile(t, 0.95):>9.2f} {1000 * max(t):>9.2f}"
