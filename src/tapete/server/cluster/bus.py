@@ -50,10 +50,16 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._handler: Handler | None = None
         self._subscribed = asyncio.Event()
+        self._on_gap: Callable[[], None] | None = None
 
-    async def start(self, handler: Handler) -> None:
-        """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies."""
+    async def start(self, handler: Handler, on_gap: Callable[[], None] | None = None) -> None:
+        """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.
+
+        ``on_gap`` is called when the inbox is subscribed again after a failure: what was
+        sent meanwhile is lost.
+        """
         self._handler = handler
+        self._on_gap = on_gap
         self._tasks = [
             asyncio.create_task(self._publisher(), name="bus-publish"),
             asyncio.create_task(self._reader(), name="bus-read"),
@@ -121,6 +127,8 @@ class Bus:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(channel(self.prefix, self.node_id))
+                if self._subscribed.is_set() and self._on_gap is not None:
+                    self._on_gap()
                 self._subscribed.set()
                 while True:
                     m = await pubsub.get_message(timeout=1.0)

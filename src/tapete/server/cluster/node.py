@@ -130,7 +130,7 @@ class ClusterNode:
         await hub.db(self.leases.release_all, self.node_id)
         self._log = FencedLog(self.leases, self.node_id, hub.db)
         self._bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.node_id)
-        await self.bus.start(self._on_message)
+        await self.bus.start(self._on_message, self._lost_messages)
         if self.settings.remote_bots:
             self.bots = RemoteDecisions(self.bus, self.settings.redis_prefix, hub.limits)
             await self.bots.start()
@@ -263,6 +263,11 @@ class ClusterNode:
             self._unlink(cid, close=True)
         return answer
 
+    def _lost_messages(self) -> None:
+        """The inbox missed messages: every socket joined elsewhere reconnects to a full view."""
+        for cid in list(self.links):
+            self._unlink(cid, close=True)
+
     def _unlink(self, cid: str, *, close: bool) -> None:
         link = self.links.pop(cid, None)
         if link is None:
@@ -273,7 +278,7 @@ class ClusterNode:
 
     # --- the bus ----------------------------------------------------------------------------
     def _deliver(self, node_id: str, message: dict[str, Any]) -> None:
-        self.bus.publish(node_id, message)
+        self.bus.publish(node_id, {**message, "from": self.node_id})
 
     def _on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("k")
@@ -283,6 +288,8 @@ class ClusterNode:
             link = self.links.get(str(m.get("cid")))
             if link is not None:
                 link.conn.send(m["m"])
+            elif m.get("from"):  # a socket gone from here whose "bye" the owner missed
+                self.bus.publish(str(m["from"]), {"k": "bye", "cid": m.get("cid"), "from": self.node_id})
         elif kind == "close":
             self._unlink(str(m.get("cid")), close=True)
         elif kind == "bye":
