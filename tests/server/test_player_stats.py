@@ -193,8 +193,8 @@ def test_shared_parts_count_games_wins_levels_and_series() -> None:
     assert out["deals"] == 3 and out["deals_won"] == 1 and out["settlement_avg"] == pytest.approx(5 / 3, abs=1e-3)
 
 
-def test_the_profile_page_statistics_equal_the_downloaded_records(sqlite_url: str) -> None:
-    with TestClient(make_app(sqlite_url, bot_executor="thread")) as c:
+def test_the_profile_page_statistics_equal_the_downloaded_records(db: tuple[str, str]) -> None:
+    with TestClient(make_app(db[0], table_prefix=db[1], bot_executor="thread")) as c:
         me = Person(c)
         name = me.guest()["player"]["name"]
         tables = [

@@ -120,8 +120,8 @@ def test_the_script_recomputes_anchors_from_arena_output(tmp_path: Path) -> None
     assert json.loads(shipped.stdout)["anchors"] == ANCHORS
 
 
-def test_a_served_game_updates_the_rating_as_the_library_does(sqlite_url: str) -> None:
-    with TestClient(make_app(sqlite_url, bot_executor="thread")) as c:
+def test_a_served_game_updates_the_rating_as_the_library_does(db: tuple[str, str]) -> None:
+    with TestClient(make_app(db[0], table_prefix=db[1], bot_executor="thread")) as c:
         me = Person(c)
         name = me.guest()["player"]["name"]
         m = pl()
