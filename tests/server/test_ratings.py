@@ -18,8 +18,8 @@ from tapete.families import families, family
 from tapete.players.anchors import ANCHOR_SIGMA, ANCHORS, LADDER, derive, ladder_pairs, pairs_of_summary, rating_gap
 from tapete.players.ratings import Entry, places, rate_game
 from tapete.records import replay
-from tests.server.helpers import make_app
-from tests.server.playing import Person, play_game, wait_games
+from tests.server.helpers import Player, make_app
+from tests.server.playing import Person, play_game, play_out, wait_games
 
 ROOT = Path(__file__).parent.parent.parent
 
@@ -152,3 +152,45 @@ def test_a_served_game_updates_the_rating_as_the_library_does(db: tuple[str, str
         assert ranks_shown == list(range(1, len(board["rows"]) + 1))
         assert [r["rating"] for r in board["rows"]] == sorted((r["rating"] for r in board["rows"]), reverse=True)
         assert me.get("/api/leaderboard?family=nope").status_code == 400
+
+
+def test_partners_are_rated_as_one_team(sqlite_url: str) -> None:
+    with TestClient(make_app(sqlite_url, bot_executor="thread")) as c:
+        a, b = Person(c), Person(c)
+        a_name, b_name = a.guest()["player"]["name"], b.guest()["player"]["name"]
+        r = a.post(
+            "/api/tables",
+            json={
+                "profile": "spades",
+                "seats": ["human", "easy", "human", "normal"],
+                "seed": 41,
+                "options": {"target": 100},
+            },
+        )
+        t = r.json()
+        with b.websocket() as ws:  # b takes seat 2, a's partner, then leaves it to a bot
+            p = Player(ws)
+            p.hello(t["table"], t["seats"][2]["token"])
+            p.send({"type": "ping", "id": 1})
+            p.recv_type("pong")
+        assert (
+            a.post(f"/api/tables/{t['table']}/seats/2/bot", json={"creator_token": t["creator_token"]}).status_code
+            == 200
+        )
+        with a.websocket() as ws:
+            p = Player(ws)
+            p.hello(t["table"], t["seats"][0]["token"])
+            play_out(p)
+        got_a = wait_games(a, a_name, 1)
+        got_b = wait_games(b, b_name, 1)
+        report = replay(a.get(f"/api/tables/{t['table']}/record").json()).report
+    m = pl()
+    ranks = places([float(x) for x in report["scores"]], int(report["winner"]))  # type: ignore[union-attr, arg-type]
+    want = m.rate(
+        [[m.rating(), m.rating()], [anchor_rating("spades", "easy"), anchor_rating("spades", "normal")]], ranks=ranks
+    )
+    for page, rating in ((got_a, want[0][0]), (got_b, want[0][1])):
+        got = page["ratings"]["spades"]
+        assert got["mu"] == pytest.approx(rating.mu, abs=1e-4) and got["sigma"] == pytest.approx(rating.sigma, abs=1e-4)
+        assert page["history"][0]["result"]["won"] == (report["winner"] == 0)
+    assert got_a["history"][0]["players"][2]["name"] == b_name
