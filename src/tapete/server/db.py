@@ -22,11 +22,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
-"""SQLite ``synchronous`` levels the log may run at (WAL journal): ``FULL`` (the default) syncs the
-write-ahead log at each commit, so an acknowledged action survives a power cut; ``NORMAL`` syncs it
-only at checkpoints, so an acknowledged action survives the server's crash (``kill -9``) but the
-last commits may be lost if the machine itself stops. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+"""SQLite ``synchronous`` levels the log may run at (WAL journal): ``NORMAL`` (the default) syncs the
+write-ahead log only at checkpoints, so an acknowledged action survives the server's crash
+(``kill -9``) but the last commits may be lost if the machine itself stops; ``FULL`` syncs it at
+each commit, so an acknowledged action also survives a power cut, at the price of a ``fsync`` per
+commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
 
 
 def default_db_url() -> str:
@@ -104,7 +105,7 @@ class Store:
         self.prefix = prefix
         is_sqlite = self.url.startswith("sqlite")
         self.is_sqlite = is_sqlite
-        sync = (sqlite_synchronous or os.environ.get("TAPETE_SQLITE_SYNCHRONOUS") or "FULL").upper()
+        sync = (sqlite_synchronous or os.environ.get("TAPETE_SQLITE_SYNCHRONOUS") or "NORMAL").upper()
         if sync not in SQLITE_SYNCHRONOUS:
             raise ValueError(f"TAPETE_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, not {sync!r}")
         self.sqlite_synchronous = sync
