@@ -228,6 +228,7 @@ class Players:
             if seat < len(row.seats)
         }
         return {
+            "finished_at": self.store.finished_at(table_id) or time.time(),
             "profile": row.profile,
             "family": fam.name,
             "players": players,
@@ -244,7 +245,6 @@ class Players:
         store = self.store
         fam: str = work["family"]
         accounts: dict[int, str] = work["accounts"]
-        now = time.time()
         with store.engine.begin() as c:
             if store.has_games(c, table_id):
                 return
@@ -266,7 +266,7 @@ class Players:
                         seat=seat,
                         profile=work["profile"],
                         family=fam,
-                        finished_at=now,
+                        finished_at=work["finished_at"],
                         place=work["places"][side],
                         score=work["scores"][side],
                         won=work["winner"] == side,

@@ -270,6 +270,13 @@ class PlayersStore:
             ).all()
         return {int(seat): str(acc) for seat, acc in rows}
 
+    def finished_at(self, table_id: str) -> float | None:
+        """When the table's last action was logged."""
+        e = self.log.events
+        with self.engine.connect() as c:
+            at = c.execute(sa.select(sa.func.max(e.c.at)).where(e.c.table_id == table_id)).scalar()
+        return None if at is None else float(at)
+
     def unrecorded_tables(self) -> list[str]:
         """Finished tables with a bound seat but no history row for it (finished while the server stopped)."""
         s, g, t = self.seats, self.games, self.log.tables
