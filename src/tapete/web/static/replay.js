@@ -50,7 +50,8 @@ function render() {
   if (st.kind === "end") {
     const sides = (h.scores || h.score_change || []).length;
     center = `<h3>${esc(t("Hand summary"))}</h3>` + R.renderer.replayEnd(h, st.hand > 0 ? R.report.hands[st.hand - 1] : null, st.hand, names, sideNameOf(names, sides));
-    if (hasAnalysis(R.report.profile)) center += `<p><button type="button" id="analysis-open" aria-controls="analysis">${esc(t("Analysis"))}</button></p>`;
+    // a hand only dealt (the record stops there) has nothing to analyse
+    if (hasAnalysis(R.report.profile) && (shown.played || []).length) center += `<p><button type="button" id="analysis-open" aria-controls="analysis">${esc(t("Analysis"))}</button></p>`;
   }
   $("center").innerHTML = center;
   const open = $("analysis-open");
