@@ -155,6 +155,9 @@ def test_the_analysis_in_the_replay_viewer(browser: Any, base_url: str) -> None:
         check_numbers(page, "#analysis", expected)
         assert "Каждый игрок анализируется" in page.inner_text("#analysis")  # three seats, each for themself
         assert serious(page) == []
+        page.click("#last")  # the next hand, only dealt when the record stops: nothing to analyse
+        assert page.inner_text("#hand-label") == "Раздача 2"
+        assert page.locator("#analysis-open").count() == 0
         assert errors == []
     finally:
         context.close()
