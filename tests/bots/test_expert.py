@@ -58,3 +58,15 @@ def test_expert_defers_to_hard_on_a_full_hand() -> None:
         g.apply(rng.choice(g.legal_actions()))
     view = read_view(g.observation(g.to_act))
     assert expert_play(view, random.Random(0), 4, 10_000, 7) is None
+
+
+def test_expert_defers_to_hard_when_too_few_deals_are_solved() -> None:
+    from tapete.bots.budget import Deadline
+
+    g = _late_position(1)
+    view = read_view(g.observation(g.to_act))
+    assert len(view.legal) > 1
+    spent = Deadline.after(0.0)  # the time is up after the first deal
+    assert expert_play(view, random.Random(0), 24, 200_000, 7, spent) is None
+    card = expert_play(view, random.Random(0), 1, 200_000, 7, spent)  # one deal asked, one solved
+    assert card is not None and card in view.legal
