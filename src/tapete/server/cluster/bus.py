@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 
 log = logging.getLogger("tapete.server")
@@ -30,6 +31,14 @@ Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 class BusTimeout(Exception):
     """A request got no reply in time (its node is gone or too busy)."""
+
+
+def dumps(message: dict[str, Any]) -> bytes:
+    """A bus message as JSON (integers beyond 64 bits through the standard encoder)."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def channel(prefix: str, node_id: str) -> str:
@@ -77,8 +86,7 @@ class Bus:
     # --- sending ------------------------------------------------------------------------
     def publish(self, node_id: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``node_id`` (never blocks; sent in order)."""
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-        self._out.put_nowait((channel(self.prefix, node_id), data))
+        self._out.put_nowait((channel(self.prefix, node_id), dumps(message)))
 
     def expect(self) -> tuple[str, asyncio.Future[dict[str, Any]]]:
         """A new request id and the future its ``rep`` will complete."""
@@ -133,7 +141,7 @@ class Bus:
                 while True:
                     m = await pubsub.get_message(timeout=1.0)
                     if m is not None and m.get("type") == "message":
-                        await self._dispatch(json.loads(m["data"]))
+                        await self._dispatch(orjson.loads(m["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

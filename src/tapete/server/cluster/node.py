@@ -38,6 +38,7 @@ from tapete.server.cluster.ownership import Append
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
+from tapete.server.protocol import Shared
 from tapete.server.table import Decide, Table
 
 if TYPE_CHECKING:
@@ -56,6 +57,13 @@ NEW_TABLE_SECONDS: Final = 30.0
 """A lease taken for a table being created is kept this long before the table exists."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
+
+
+def as_sent(text: str) -> Shared:
+    """A message that goes to its socket as ``text``, exactly as its owner encoded it."""
+    message = Shared()
+    message.text = text
+    return message
 
 
 @dataclass(frozen=True)
@@ -287,7 +295,7 @@ class ClusterNode:
         elif kind == "out":
             link = self.links.get(str(m.get("cid")))
             if link is not None:
-                link.conn.send(m["m"])
+                link.conn.send(as_sent(str(m["t"])))
             elif m.get("from"):  # a socket gone from here whose "bye" the owner missed
                 self.bus.publish(str(m["from"]), {"k": "bye", "cid": m.get("cid"), "from": self.node_id})
         elif kind == "close":
