@@ -320,7 +320,7 @@ async def human_pace(args: argparse.Namespace) -> None:
         f"  person action -> ack: n={len(lat)} p50={pct(lat, 0.5) * 1e3:.1f} ms p99={pct(lat, 0.99) * 1e3:.1f} ms"
         f" max={max(lat, default=float('nan')) * 1e3:.1f} ms"
     )
-    shown = ("refused", "failed", "given_up", "overrun", "retried", "decide_done", "decide_wait_seconds{")
+    shown = ("refused", "failed", "given_up", "overrun", "retried", "decide_done", "decide_wait_seconds{", "log_")
     for line in counters.splitlines():
         if not line.startswith("#") and any(w in line for w in shown):
             print("  server:", line)

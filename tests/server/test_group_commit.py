@@ -8,9 +8,11 @@ import time
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from tapete.server.db import EventRow, SeatRow, Store, TableRow
 from tapete.server.groupcommit import GroupCommit
+from tests.server.helpers import Player, create_table, make_app
 
 
 def _store(db: tuple[str, str], tables: int) -> Store:
@@ -154,3 +156,25 @@ def test_sqlite_synchronous_level_is_applied_and_checked(sqlite_url: str, monkey
     monkeypatch.setenv("TAPETE_SQLITE_SYNCHRONOUS", "OFF")
     with pytest.raises(ValueError):
         Store(sqlite_url)
+
+
+def test_the_server_acknowledges_through_the_log_writer_and_counts_its_commits(sqlite_url: str) -> None:
+    with TestClient(make_app(sqlite_url)) as c:
+        t = create_table(c, "cutthroat", ["human", "easy", "easy"], seed=11)
+        with c.websocket_connect("/ws") as ws:
+            p = Player(ws)
+            p.hello(t["table"], t["seats"][0]["token"])
+            for _ in range(3):
+                assert p.wait_turn_or() is None
+                p.act(p.state["view"]["legal_actions"][0])  # type: ignore[index]
+                p.recv_type("state")
+            version = p.state["version"]  # type: ignore[index]
+            log = Store(sqlite_url)
+            try:
+                assert log.count_events(t["table"]) >= version  # every acknowledged action is in the log
+            finally:
+                log.dispose()
+        text = c.get("/metrics").text
+    counts = {line.split()[0]: int(line.split()[1]) for line in text.splitlines() if line.startswith("tapete_log_")}
+    assert counts["tapete_log_events_total"] >= version
+    assert 1 <= counts["tapete_log_commits_total"] <= counts["tapete_log_events_total"]
