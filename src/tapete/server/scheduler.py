@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +88,8 @@ class Scheduler:
         self.slots = [Slot(f"worker-{i}", False) for i in range(max(1, workers))]
         self.slots += [Slot(f"light-{i}", True) for i in range(max(0, light_workers))]
         self.lanes: dict[str, deque[Job]] = {}
+        self._waiting: Counter[tuple[bool, str]] = Counter()
+        """Jobs waiting in the lanes by (light, kind): counted as they come and go, never by a scan."""
         self.running_replays = 0
         self.stopping = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -110,6 +112,7 @@ class Scheduler:
                 if not job.future.done():
                     job.future.set_exception(ServerError("busy", "the server is stopping"))
         self.lanes.clear()
+        self._waiting.clear()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -121,10 +124,9 @@ class Scheduler:
     def waiting(self, *, light: bool | None = None, kind: str | None = None) -> int:
         """Jobs waiting for a worker (of one class, one kind)."""
         return sum(
-            1
-            for lane in self.lanes.values()
-            for j in lane
-            if (light is None or j.light == light) and (kind is None or j.kind == kind)
+            n
+            for (is_light, job_kind), n in self._waiting.items()
+            if (light is None or is_light == light) and (kind is None or job_kind == kind)
         )
 
     async def submit(
@@ -155,6 +157,7 @@ class Scheduler:
             raise ServerError("busy", f"too many {kind} jobs are waiting")
         job = Job(kind, lane, args, raw, light, timeout, asyncio.get_running_loop().create_future(), degrade)
         self.lanes.setdefault(lane, deque()).append(job)
+        self._waiting[job.light, job.kind] += 1
         self._pump()
         return await job.future
 
@@ -175,20 +178,23 @@ class Scheduler:
         return True
 
     def _pick(self, slot: Slot) -> Job | None:
-        """The head job of the first lane (round-robin order) this slot may run."""
-        for name in list(self.lanes):
-            lane = self.lanes[name]
-            if not lane:
-                del self.lanes[name]
-                continue
-            if self._eligible(slot, lane[0]):
-                job = lane.popleft()
-                # the lane goes to the back of the round
-                del self.lanes[name]
-                if lane:
-                    self.lanes[name] = lane
-                return job
-        return None
+        """The head job of the first lane (round-robin order) this slot may run.
+
+        The lanes are looked at only up to the first that has such a job (usually the first).
+        """
+        found: str | None = None
+        for name, lane in self.lanes.items():
+            if lane and self._eligible(slot, lane[0]):
+                found = name
+                break
+        if found is None:
+            return None
+        lane = self.lanes.pop(found)
+        job = lane.popleft()
+        self._waiting[job.light, job.kind] -= 1
+        if lane:
+            self.lanes[found] = lane  # the lane goes to the back of the round
+        return job
 
     def _pump(self) -> None:
         """Give each idle worker a job; light slots first so light jobs go there."""
@@ -263,6 +269,7 @@ class Scheduler:
             self.metrics.count(f"{job.kind}_retried")
             lane = self.lanes.pop(job.lane, deque())
             lane.appendleft(job)
+            self._waiting[job.light, job.kind] += 1
             self.lanes = {job.lane: lane, **self.lanes}  # first in the next round
 
     async def _restart(self, slot: Slot) -> None:
