@@ -1,9 +1,10 @@
 """Three nodes, clients spread over them, the owner of some tables killed mid-hand.
 
 Every table finishes; every action a client saw acknowledged is in the final record once,
-at the version it was played at; no message to a seat shows a card hidden from it; and the
-log shows one writer per lease epoch, epochs that only grow, the killed node's tables
-written by another node after it, and the killed node writing nothing after it died.
+at the version it was played at; no message to a seat or a spectator shows a card hidden
+from it; and the log shows one writer per lease epoch, epochs that only grow, the killed
+node's tables written by another node after it, and the killed node writing nothing after
+it died.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ DEADLINE = 45.0
 
 @dataclass
 class Person:
-    """The human at seat 0 of one table: plays, reconnects to another node when cut off, remembers."""
+    """The human at seat 0 of one table (or a spectator, without a token): plays, reconnects
+    to another node when cut off, remembers what it was shown."""
 
     table: str
-    token: str
+    token: str | None
     cluster: Cluster
     first: str
     acked: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -62,7 +64,8 @@ class Person:
 
     def play(self, url: str, stop: float) -> None:
         with open_socket(url) as ws:
-            ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
+            hello = {"token": self.token} if self.token else {"spectate": True}
+            ws.send(json.dumps({"type": "hello", "table": self.table, **hello}))
             self.connects += 1
             sent: tuple[int, Any] | None = None
             while time.monotonic() < stop:
@@ -79,7 +82,7 @@ class Person:
                 if sent is not None and m["version"] == sent[0] + 1 and last == sent[1]:
                     self.acked[sent[0]] = sent[1]
                 view = m["view"]
-                if view["to_act"] == 0 and view["legal_actions"]:
+                if self.token and view["to_act"] == 0 and view["legal_actions"]:
                     time.sleep(THINK)
                     action = view["legal_actions"][-1]
                     sent = (m["version"], action)
@@ -97,6 +100,7 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
     for n in NODES:
         cluster.start(n)
     people: list[Person] = []
+    watchers: list[Person] = []
     owners: dict[str, str] = {}
     for k in range(TABLES):
         owner = NODES[k % 3]
@@ -104,8 +108,9 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
         owners[t["table"]] = owner
         # half the people sit on the owner's node, half on another one
         people.append(Person(t["table"], t["seats"][0]["token"], cluster, NODES[(k + k // 3) % 3]))
+        watchers.append(Person(t["table"], None, cluster, NODES[(k + 1) % 3]))
     stop = time.monotonic() + DEADLINE
-    threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in people]
+    threads = [threading.Thread(target=p.run, args=(stop,), daemon=True) for p in people + watchers]
     for th in threads:
         th.start()
     while min(len(p.seen) for p in people) < 6 and time.monotonic() < stop:
@@ -115,7 +120,7 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
     cluster.kill("a")
     for th in threads:
         th.join(max(0.0, stop - time.monotonic()) + 1)
-    errors = [p.error for p in people if p.error]
+    errors = [p.error for p in people + watchers if p.error]
     assert not errors, errors
     unfinished = [p.table for p in people if not p.finished]
     assert not unfinished, (unfinished, cluster.log("b")[-3000:], cluster.log("c")[-3000:])
@@ -146,7 +151,11 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
                 assert len(by_epoch) >= 2 and by_epoch[max(by_epoch)] != {"a"}, by_epoch
             else:  # the other tables stayed on their live owners (barring a lease lost to a stall)
                 assert by_epoch[min(by_epoch)] == {owners[p.table]}, by_epoch
-            check_no_leak(record, p.seen)
+            check_no_leak(record, p.seen, 0)
+        for w in watchers:
+            status, record = store.load_record(w.table) or ("", None)
+            assert w.finished and record is not None and w.seen
+            check_no_leak(record, w.seen, None)
         with store.engine.connect() as c:
             late = c.execute(
                 store.events.select().where(
@@ -162,15 +171,15 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
     assert sum(p.connects for p in people if owners[p.table] == "a" or p.first == "a") > TABLES // 2
 
 
-def check_no_leak(record: dict[str, Any], seen: list[dict[str, Any]]) -> None:
-    """No welcome or state the person got shows a card hidden from seat 0 at that version."""
+def check_no_leak(record: dict[str, Any], seen: list[dict[str, Any]], seat: int | None) -> None:
+    """No welcome or state shown to ``seat`` (``None``: a spectator) has a card hidden from it at that version."""
     game = new_record_game(read_record(record))
     actions = [a for hand in record["hands"] for a in hand["actions"]]
-    hidden_at = [hidden_cards(game, 0)]
+    hidden_at = [hidden_cards(game, seat)]
     for raw in actions:
         game.apply(game.parse_action(raw))
-        hidden_at.append(hidden_cards(game, 0))
+        hidden_at.append(hidden_cards(game, seat))
     for m in seen:
         body = {k: v for k, v in m.items() if k != "last_action"}
         shown = set(strings_in(body)) & hidden_at[m["version"]]
-        assert not shown, f"version {m['version']}: {sorted(shown)} shown to seat 0"
+        assert not shown, f"version {m['version']}: {sorted(shown)} shown to seat {seat}"
