@@ -29,3 +29,27 @@ def test_the_single_process_server_imports_no_cluster_part(tmp_path: Path) -> No
     with sqlite3.connect(tmp_path / "tapete.db") as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "tables" in names and not names & {"leases", "event_writers", "nodes"}
+
+
+def test_a_node_needs_postgresql_and_a_redis_that_answers(tmp_path: Path) -> None:
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "tapete", "serve", "--port", "1", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+    sqlite = serve("--db", f"sqlite:///{tmp_path / 'x.db'}", "--redis", "redis://127.0.0.1:1/0")
+    assert sqlite.returncode == 2 and "PostgreSQL" in sqlite.stderr and sqlite.stdout == ""
+    from tests.server.helpers import postgres_url
+
+    pg = postgres_url()
+    if pg is not None:
+        no_redis = serve("--db", pg, "--table-prefix", "tapete_never_", "--redis", "redis://127.0.0.1:1/0")
+        assert no_redis.returncode == 2 and "cannot use Redis" in no_redis.stderr and no_redis.stdout == ""
+        import sqlalchemy as sa
+
+        from tapete.server.db import normalize_url
+
+        engine = sa.create_engine(normalize_url(pg))
+        try:  # nothing is written before every check passes
+            assert not [n for n in sa.inspect(engine).get_table_names() if n.startswith("tapete_never_")]
+        finally:
+            engine.dispose()

@@ -53,8 +53,8 @@ def serve(
 
     try:
         url = db_url or data_url()
-        check_database(url, table_prefix)
         cluster = cluster_settings(url, redis_url, node_id, redis_prefix, remote_bots) if redis_url else None
+        check_database(url, table_prefix)
     except StartupError as exc:
         print(f"tapete serve: {exc}", file=sys.stderr, flush=True)
         return 2
