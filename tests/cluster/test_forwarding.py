@@ -46,6 +46,9 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
         ws.send(json.dumps({"type": "hello", "table": tid, "token": token, "lang": "es"}))
         welcome = recv_json(ws)
         assert welcome["type"] == "welcome" and welcome["seat"] == 0 and welcome["role"] == "player"
+        health_a, health_b = (httpx.get(f"{u}/healthz", timeout=10).json() for u in (a, b))
+        assert health_a["node"] == "a" and health_a["leases"] == 1 and health_a["sockets_of_other_nodes"] == 2
+        assert health_b["node"] == "b" and health_b["leases"] == 0 and health_b["sockets_forwarded"] == 2
         state: dict[str, Any] | None = None
         acked = 0
         over = False

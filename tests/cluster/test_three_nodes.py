@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 from websockets.exceptions import WebSocketException
 
@@ -124,6 +125,8 @@ def test_three_nodes_survive_the_death_of_an_owner(cluster: Cluster, pg: tuple[s
     assert not errors, errors
     unfinished = [p.table for p in people if not p.finished]
     assert not unfinished, (unfinished, cluster.log("b")[-3000:], cluster.log("c")[-3000:])
+    health = [httpx.get(f"{cluster.urls[n]}/healthz", timeout=10).json() for n in ("b", "c")]
+    assert sum(h["takeovers"] for h in health) >= 2  # the dead node's two tables, at least
 
     store = Store(pg[0], prefix=pg[1])
     leases = Leases(store)

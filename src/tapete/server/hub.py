@@ -254,6 +254,7 @@ class Hub:
         out = self.scheduler.health()
         out["open_tables"] = self.open_tables()
         out["tables_in_memory"] = len(self.tables)
+        out.update(self.ownership.health())
         return out
 
     # --- life ---------------------------------------------------------------------------

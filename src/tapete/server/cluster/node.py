@@ -113,6 +113,9 @@ class ClusterNode:
         self._ticker: asyncio.Task[None] | None = None
         self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
         self.app: ASGIApp | None = None
+        self.takeovers = 0
+        """Tables this node took over from another node (or rebuilt after losing them)."""
+        self.leases_lost = 0
         """The node's ASGI application, which answers HTTP calls forwarded from other nodes."""
 
     @property
@@ -199,6 +202,17 @@ class ClusterNode:
 
     def joined(self, conn: Connection) -> bool:
         return conn in self._conn_ids
+
+    def health(self) -> dict[str, Any]:
+        """This node in ``/healthz``: its name, its leases, its sockets joined elsewhere and others' joined here."""
+        return {
+            "node": self.node_id,
+            "leases": len(self.epochs),
+            "takeovers": self.takeovers,
+            "leases_lost": self.leases_lost,
+            "sockets_forwarded": len(self.links),
+            "sockets_of_other_nodes": len(self.remotes),
+        }
 
     async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
         if isinstance(conn, RemoteConnection):
@@ -387,12 +401,14 @@ class ClusterNode:
         table = Table(row, game, hub.config())
         hub.tables[table_id] = table
         table.kick_bots()
+        self.takeovers += 1
         log.info("table %s taken over at epoch %d with %d events", table_id, epoch, len(row.events))
         return True
 
     async def drop(self, table_id: str) -> None:
         """This node lost the table's lease: it leaves memory and its sockets reconnect elsewhere."""
-        self.epochs.pop(table_id, None)
+        if self.epochs.pop(table_id, None) is not None:
+            self.leases_lost += 1
         table = self.hub.tables.pop(table_id, None)
         if table is not None:
             await self._close_table(table)

@@ -43,6 +43,9 @@ class Ownership(Protocol):
     def joined(self, conn: Connection) -> bool:
         """Whether ``conn`` joined a table through another process (its own ``table`` is then unset)."""
 
+    def health(self) -> dict[str, Any]:
+        """What ``/healthz`` says about ownership (nothing for one process)."""
+
     def socket_closed(self, conn: Connection) -> None:
         """A socket of this process closed."""
 
@@ -70,6 +73,9 @@ class LocalOwnership:
 
     def joined(self, conn: Connection) -> bool:
         return False
+
+    def health(self) -> dict[str, Any]:
+        return {}
 
     def socket_closed(self, conn: Connection) -> None:
         return None
