@@ -1,8 +1,8 @@
 """Group commit: the accepted actions of every table written to the log together, each acknowledged after its commit.
 
 Tables hand their events to :meth:`GroupCommit.append` and wait. One writer thread drains
-the queue: it takes every event waiting (up to ``max_batch``; after the first one it lingers
-``linger`` seconds so that a quiet moment still gathers a few), writes them in one transaction
+the queue: it takes every event waiting (up to ``max_batch``; those that arrived while the
+last batch was committing, or during ``linger`` seconds if set), writes them in one transaction
 through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
 after the commit returns wakes the waiting tables — one call into the event loop per batch.
 So an action is acknowledged only once it is in the log, and the cost of a commit (a
@@ -31,8 +31,10 @@ from tapete.server.db import EventRow, Store
 
 log = logging.getLogger("tapete.server")
 
-LINGER: Final = 0.002
-"""Seconds the writer waits after the first event of a batch for more (0: none)."""
+LINGER: Final = 0.0
+"""Seconds the writer waits after the first event of a batch for more. None by default: the events
+that come while a batch commits make the next batch (measured: a 2 ms linger saved no CPU at 300
+tables and doubled the acknowledgement's median)."""
 MAX_BATCH: Final = 1000
 """Most events written in one transaction."""
 
