@@ -71,7 +71,6 @@ class Players:
         self.store = PlayersStore(hub.store)
         self.key = b""
         self.limiter = SignInLimiter()
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- life ---------------------------------------------------------------------------
     async def prepare(self) -> None:
@@ -87,8 +86,11 @@ class Players:
             await self.record_table(table_id)
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
-            await asyncio.gather(task, return_exceptions=True)
+        """Stop listening to the hub (a game that ends later is recorded on the next start)."""
+        if self.seat_taken in self.hub.seat_listeners:
+            self.hub.seat_listeners.remove(self.seat_taken)
+        if self.record_table in self.hub.finish_listeners:
+            self.hub.finish_listeners.remove(self.record_table)
 
     # --- identity -----------------------------------------------------------------------
     async def identify(self, conn: HTTPConnection) -> tuple[Account, str] | None:
