@@ -7,6 +7,10 @@ the compiled engine to see the shipped speed, e.g. from a scratch build::
 
     python setup.py build_ext --inplace     # in a copy of the sources (as tests/test_compiled.py)
     PYTHONPATH=/that/copy/src python benchmarks/dds_bench.py --deals 20
+
+Each of the solver's lines also gives its search nodes (p50, p95), which do not depend on
+the machine's load; ``--clock cpu`` times solves in CPU time (endplay's too) on a busy
+machine.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 import tapete
 from tapete.engine.spades.dds import Solver, position
 from tapete.engine.spades.game import SpadesGame
+from tapete.engine.spades.trick import TrickState
 
 RANKS = "23456789TJQKA"
 
@@ -39,16 +44,35 @@ def team(g: SpadesGame, seat: int) -> int:
     return sum(1 << s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
 
 
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+"""The clock solves are timed with (``--clock``)."""
+
+
 def timed(fn: Callable[[], object]) -> float:
-    t = time.perf_counter()
+    t = CLOCK[0]()
     fn()
-    return time.perf_counter() - t
+    return CLOCK[0]() - t
 
 
-def report(name: str, times: list[float]) -> None:
-    times = sorted(times)
-    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-    print(f"{name:<44} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95:9.1f} ms")
+def p95(values: list[float]) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+
+
+def report(name: str, times: list[float], nodes: list[int] | None = None) -> None:
+    line = (
+        f"{name:<44} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95(times):9.1f} ms"
+    )
+    if nodes:
+        line += f"   nodes p50 {statistics.median(nodes):>11,.0f}  p95 {p95([float(n) for n in nodes]):>11,.0f}"
+    print(line)
+
+
+def solve_timed(solver: Solver, state: TrickState, nodes: list[int]) -> float:
+    """Time one solve and note its search nodes."""
+    t = timed(lambda: solver.solve(state))
+    nodes.append(solver.nodes)
+    return t
 
 
 def endplay_time(hands: list[int], leader: int) -> float | None:
@@ -74,21 +98,26 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10, help="deals per case")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-cutthroat", action="store_true")
+    ap.add_argument("--cutthroat-deals", type=int, help="cutthroat deals (default: --deals)")
+    ap.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time solves by the wall clock or CPU time"
+    )
     args = ap.parse_args()
+    if args.clock == "cpu":
+        CLOCK[0] = time.process_time
     ours: dict[str, list[float]] = {}
+    nodes: dict[str, list[int]] = {}
     theirs: list[float] = []
     rng = random.Random(args.seed)
     for i in range(args.deals):
         g = at_first_lead("spades", args.seed + i)
         side = team(g, g.turn)
-        ours.setdefault("spades, 13 cards, first lead", []).append(
-            timed(lambda g=g, side=side: Solver(4, side).solve(g))
-        )
+        name = "spades, 13 cards, first lead"
+        ours.setdefault(name, []).append(solve_timed(Solver(4, side), g, nodes.setdefault(name, [])))
         hands, leader = list(g.hands), g.turn
         broken = position(hands, turn=leader, tricks_left=13, spades_broken=True)
-        ours.setdefault("spades, 13 cards, spades broken", []).append(
-            timed(lambda b=broken, side=side: Solver(4, side).solve(b))
-        )
+        name = "spades, 13 cards, spades broken"
+        ours.setdefault(name, []).append(solve_timed(Solver(4, side), broken, nodes.setdefault(name, [])))
         t = endplay_time(hands, leader)
         if t is not None:
             theirs.append(t)
@@ -96,22 +125,21 @@ def main() -> None:
         rng.shuffle(deck)
         small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
         b8 = position(small, turn=i % 4, tricks_left=8, spades_broken=True)
-        ours.setdefault("spades, 8 cards a hand, spades broken", []).append(
-            timed(lambda b=b8, i=i: Solver(4, 0b0101 << (i % 2)).solve(b))
-        )
+        name = "spades, 8 cards a hand, spades broken"
+        ours.setdefault(name, []).append(solve_timed(Solver(4, 0b0101 << (i % 2)), b8, nodes.setdefault(name, [])))
         print(f"deal {i + 1}/{args.deals} done", flush=True)
     if not args.skip_cutthroat:
-        for i in range(args.deals):
+        count = args.deals if args.cutthroat_deals is None else args.cutthroat_deals
+        for i in range(count):
             g = at_first_lead("cutthroat", args.seed + i)
-            ours.setdefault("cutthroat, 17 cards, first lead (paranoid)", []).append(
-                timed(lambda g=g: Solver(3, 1 << g.turn).solve(g))
-            )
-            print(f"cutthroat deal {i + 1}/{args.deals} done", flush=True)
+            name = "cutthroat, 17 cards, first lead (paranoid)"
+            ours.setdefault(name, []).append(solve_timed(Solver(3, 1 << g.turn), g, nodes.setdefault(name, [])))
+            print(f"cutthroat deal {i + 1}/{count} done", flush=True)
     import tapete.engine.spades.dds as dds
 
-    print(f"solver module: {dds.__file__}")
+    print(f"solver module: {dds.__file__}; clock: {args.clock}")
     for name, times in ours.items():
-        report(name, times)
+        report(name, times, nodes[name])
     if theirs:
         report("endplay DDS, 13 cards, spades trumps", theirs)
     else:
