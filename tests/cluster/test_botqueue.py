@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -64,8 +65,8 @@ def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str])
 
 
 @pytest.fixture
-def cluster(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Cluster]:
-    c = Cluster(pg, rd)
+def cluster(pg: tuple[str, str], rd: tuple[str, str], tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(pg, rd, logs=str(tmp_path))
     yield c
     c.stop_all()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,8 +18,8 @@ from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
 
 
 @pytest.fixture
-def cluster(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Cluster]:
-    c = Cluster(pg, rd)
+def cluster(pg: tuple[str, str], rd: tuple[str, str], tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(pg, rd, logs=str(tmp_path))
     yield c
     c.stop_all()
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -91,8 +92,8 @@ class Person:
 
 
 @pytest.fixture
-def cluster(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Cluster]:
-    c = Cluster(pg, rd)
+def cluster(pg: tuple[str, str], rd: tuple[str, str], tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(pg, rd, logs=str(tmp_path))
     yield c
     c.stop_all()
 
