@@ -71,11 +71,46 @@ def serve_tapete(port: int, db: str, bot_delay: float = 0.0, bot_workers: int = 
 
     # an operator serving thousands of tables raises the limits made for a small server (200 open
     # tables, 512 decisions waiting) in proportion
+    if os.environ.get("TAPETE_BENCH_GC_STATS"):
+        watch_gc()
+    if os.environ.get("TAPETE_BENCH_GC_THRESHOLD"):
+        import gc
+
+        gc.set_threshold(*(int(x) for x in os.environ["TAPETE_BENCH_GC_THRESHOLD"].split(",")))
     limits = Limits(
         tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000, decision_queue=20_000
     )
     app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, rate_limit=(1000.0, 1000.0), limits=limits)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096)
+
+
+def watch_gc() -> None:
+    """Print the garbage collector's pauses (count, total, longest per generation) every 10 s."""
+    import gc
+    import threading
+
+    stats: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    began = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            stats[info["generation"]].append(time.perf_counter() - began[0])
+
+    def report() -> None:
+        while True:
+            time.sleep(10)
+            parts = [
+                f"gen{g}: {len(v)} pauses, {sum(v) * 1e3:.0f} ms, max {max(v, default=0) * 1e3:.1f} ms"
+                for g, v in stats.items()
+            ]
+            print("gc", "; ".join(parts), file=sys.stderr, flush=True)
+            for v in stats.values():
+                v.clear()
+
+    gc.callbacks.append(callback)
+    threading.Thread(target=report, daemon=True).start()
 
 
 def start(kind: str, port: int, db: str = "", bot_delay: float = 0.0, bot_workers: int = 2) -> subprocess.Popen[bytes]:

@@ -27,6 +27,7 @@ from tapete.records import replay
 from tapete.server.admission import Admission
 from tapete.server.botpool import LIGHT_LEVELS, decision_args, search_params
 from tapete.server.cluster.ownership import LocalOwnership, Ownership
+from tapete.server.collector import tune
 from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
 from tapete.server.groupcommit import GroupCommit
@@ -285,6 +286,7 @@ class Hub:
         """Create the schema, start the workers and rebuild every unfinished table (in the workers)."""
         await self.db(self.store.create_schema)
         self.log_writer.start()
+        tune()
         await self.scheduler.start()
         if not await self.ownership.start(self):
             return  # one node of several: tables come to it by their leases
