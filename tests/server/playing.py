@@ -75,7 +75,8 @@ def play_game(person: Person, profile: str, seats: list[Any], **extra: Any) -> d
 
 def play_out(player: Player) -> dict[str, Any]:
     """Play the first legal action whenever it is this seat's turn, until ``game_over``
-    (an action that crossed a newer state is refused as stale and tried again on it)."""
+    (an action that crossed a newer state is refused as stale and tried again on it; one
+    refused as too fast is tried again after a pause)."""
     while True:
         m = player.wait_turn_or("game_over")
         if m is not None:
@@ -83,6 +84,9 @@ def play_out(player: Player) -> dict[str, Any]:
         assert player.state is not None
         player.act(player.state["view"]["legal_actions"][0])
         reply = player.recv()
+        if reply["type"] == "error" and reply["code"] == "rate_limited":
+            time.sleep(0.5)  # told to slow down, as a person's client would be: the action is tried again
+            continue
         if reply["type"] == "error" and reply["code"] != "stale_version":
             raise AssertionError(f"refused: {reply}")
         if reply["type"] == "game_over":

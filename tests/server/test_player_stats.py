@@ -236,3 +236,23 @@ def test_the_profile_page_statistics_equal_the_downloaded_records(db: tuple[str,
         "easy": {"games": 1, "wins": int(expected["spades"][0][1])},
         "normal": {"games": 1, "wins": int(expected["spades"][0][1])},
     }
+
+
+def test_what_applies_is_read_from_each_games_own_options() -> None:
+    """A table's options, not the profile's defaults, say whether bags count: bags per hand is
+    over the hands of games that counted bags, and ``None`` when no game did."""
+    stats = family("spades").load_stats
+    assert stats is not None
+    book = stats()
+    no_bags = bot_game("spades", 3, ["normal", "easy"], {"bag_rule": "none", "target": 150})
+    with_bags = bot_game("spades", 4, ["normal", "easy"], {"target": 150})
+    assert no_bags.rules.bag_rule == "none" and with_bags.rules.bag_rule != "none"
+    seat = 0
+    only_none = [book.game(replay(no_bags.record()).report, seat, no_bags.rules)]
+    assert book.summary(only_none, no_bags.rules)["bags_per_hand"] is None
+    both = [*only_none, book.game(replay(with_bags.record()).report, seat, with_bags.rules)]
+    direct = direct_spades(with_bags, with_bags.record(), seat)
+    s = book.summary(both, with_bags.rules)
+    assert s["bags_per_hand"] == pytest.approx(direct["bags"] / direct["hands"], abs=1e-3)
+    # the same numbers whichever rules the summary is handed: it reads the games
+    assert book.summary(both, no_bags.rules) == s

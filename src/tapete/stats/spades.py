@@ -9,7 +9,8 @@ Per seat and completed hand, from the replay report's ``bids`` and ``tricks_won`
 - *special bids* (``1F``, ``2F``, ``B6``, ``SM``, official profiles): made as the
   scoring rules say (:func:`tapete.engine.spades.scoring.score_bid`);
 - *bags*: tricks over the contract (the team's in a partnership; a failed nil's tricks
-  count), before any J♥ prize or penalty; ``None`` when the profile counts no bags;
+  count), before any J♥ prize or penalty, per hand of the games whose options count bags
+  (``None`` when none did);
 - *points*: the seat's side's score change.
 
 Percentages are ``None`` when the player never tried the bid (or the profile has none).
@@ -38,6 +39,7 @@ COUNTS: Final = (
     "specials",
     "specials_made",
     "bags",
+    "bag_hands",
 )
 
 
@@ -71,7 +73,9 @@ def game(report: Mapping[str, Any], seat: int, rules: Any) -> dict[str, JSON]:
         elif bid in SPECIAL:
             n["specials"] += 1
             n["specials_made"] += int(score_bid(bid, won[seat]).made)
-        n["bags"] += _bags(rules, bids, won, seat, team)
+        if rules.bag_rule != "none":
+            n["bags"] += _bags(rules, bids, won, seat, team)
+            n["bag_hands"] += 1
     return {k: v for k, v in n.items()}
 
 
@@ -84,18 +88,22 @@ def _bags(rules: Any, bids: Sequence[Any], won: Sequence[int], seat: int, team: 
 
 
 def summary(games: Sequence[Mapping[str, Any]], rules: Any) -> dict[str, JSON]:
-    """The profile's Spades statistics over its games."""
+    """The profile's Spades statistics over its games.
+
+    Whether a bid or bags apply is read from the games themselves (each was scored by its
+    own table's options), not from the profile's defaults: a rate is ``None`` when no game
+    gave the player a try at it.
+    """
     t = {k: sum(float(g.get(k, 0)) for g in games) for k in COUNTS}
     hands = t["hands"]
-    counts_bags = rules.bag_rule != "none"
     return {
         "hands": int(hands),
         "points_per_hand": ratio(t["points"], hands),
         "contracts_pct": ratio(t["contracts_made"], t["contracts"], 100),
-        "nil_pct": ratio(t["nils_made"], t["nils"], 100) if rules.min_bid == 0 else None,
-        "blind_nil_pct": ratio(t["blind_nils_made"], t["blind_nils"], 100) if "BN" in rules.special_bids else None,
-        "special_pct": ratio(t["specials_made"], t["specials"], 100) if rules.special_bids & SPECIAL else None,
-        "bags_per_hand": ratio(t["bags"], hands) if counts_bags else None,
+        "nil_pct": ratio(t["nils_made"], t["nils"], 100),
+        "blind_nil_pct": ratio(t["blind_nils_made"], t["blind_nils"], 100),
+        "special_pct": ratio(t["specials_made"], t["specials"], 100),
+        "bags_per_hand": ratio(t["bags"], t["bag_hands"]),
         "sets": int(t["contracts"] - t["contracts_made"]),
     }
 
