@@ -55,6 +55,7 @@ def start_node(node_id: str, table_prefix: str, redis_prefix: str) -> tuple[subp
     cmd = [
         sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", PG, "--table-prefix", table_prefix,
         "--redis", REDIS, "--redis-prefix", redis_prefix, "--node-id", node_id, "--bot-delay", "0",
+        "--next-hand-wait", "0",  # no seat waits for people to read a hand's result: every seat is scripted
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -90,10 +91,17 @@ async def play_tables(
         nonlocal acks
         sent_at = 0.0
         pending = -1
+        last_action: Any = None
         while time.monotonic() < until:
             m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic())))
             if m["type"] == "game_over":
                 return
+            if m["type"] == "error" and m.get("code") == "rate_limited" and pending >= 0:
+                # a seat answering faster than the server's per-connection rate: slow down, send again
+                await asyncio.sleep(0.05)
+                sent_at = time.monotonic()
+                await ws.send(json.dumps({"type": "action", "version": pending, "action": last_action}))
+                continue
             if m["type"] != "state":
                 continue
             if pending >= 0 and m["version"] == pending + 1:
@@ -105,8 +113,9 @@ async def play_tables(
             view = m["view"]
             if view["to_act"] == seat and view["legal_actions"] and pending < 0:
                 pending = m["version"]
+                last_action = view["legal_actions"][0]
                 sent_at = time.monotonic()
-                await ws.send(json.dumps({"type": "action", "version": pending, "action": view["legal_actions"][0]}))
+                await ws.send(json.dumps({"type": "action", "version": pending, "action": last_action}))
 
     async def table_loop(ip: str, seed: int) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=ip)
