@@ -38,7 +38,7 @@ from tapete.server.errors import ServerError
 from tapete.server.limits import MAX_REPLAY_BODY
 from tapete.server.messages import error_message, explain
 from tapete.server.requests import read_body
-from tapete.server.safejson import loads
+from tapete.server.safejson import loads_record
 
 if TYPE_CHECKING:
     from tapete.server.hub import Hub
@@ -58,12 +58,7 @@ def analysis_body(args: Mapping[str, Any], raw: bytes) -> bytes:
     ``args``: ``nodes``, ``lead_nodes``, ``seconds``, ``hands`` (indexes or ``None``), ``lang``, and
     ``finished`` (a hand index whose every dealt card must have been played).
     """
-    try:
-        obj = loads(raw or b"null")
-    except ServerError as exc:
-        if exc.code != "bad_message":
-            raise
-        raise ServerError("bad_record", "the record is not JSON") from None
+    obj = loads_record(raw)
     try:
         record = read_record(obj)
     except BadRecord as exc:

@@ -21,7 +21,7 @@ from typing import Any, Final
 from tapete.bots import make_bot
 from tapete.records import replay
 from tapete.server.errors import ServerError
-from tapete.server.safejson import loads
+from tapete.server.safejson import loads_record
 
 JobResult = tuple[Any, bytes]
 
@@ -42,12 +42,7 @@ def replay_body(args: Mapping[str, Any], raw: bytes) -> JobResult:
     """``POST /api/replay``: the answer body ``{"report", "record", "exit_status", "error_message"?}``."""
     from tapete.server.messages import explain
 
-    try:
-        record = loads(raw or b"null")
-    except ServerError as exc:
-        if exc.code != "bad_message":
-            raise
-        raise ServerError("bad_record", "the record is not JSON") from None
+    record = loads_record(raw)
     result = replay(record)
     out: dict[str, Any] = {"report": result.report, "record": record, "exit_status": result.exit_status}
     error = result.report.get("error") if isinstance(result.report, dict) else None

@@ -123,4 +123,15 @@ def loads(data: str | bytes, *, depth: int = MAX_JSON_DEPTH) -> Any:
     return value
 
 
-__all__ = ["loads", "nesting_depth", "text_ok"]
+def loads_record(raw: bytes) -> Any:
+    """A posted record's JSON (an empty body is ``null``), refused as ``bad_record`` when it is not
+    JSON; other refusals (depth, bad text) keep their own codes."""
+    try:
+        return loads(raw or b"null")
+    except ServerError as exc:
+        if exc.code != "bad_message":
+            raise
+        raise ServerError("bad_record", "the record is not JSON") from None
+
+
+__all__ = ["loads", "loads_record", "nesting_depth", "text_ok"]
