@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,3 +95,40 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
     with open_socket(b) as ws:
         ws.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))
         assert recv_json(ws)["type"] == "welcome"
+
+
+def test_a_seat_taken_through_another_node_is_bound_to_the_account(cluster: Cluster, pg: tuple[str, str]) -> None:
+    """A guest whose socket joins on a node that does not own the table gets the seat bound to
+    their account (the shared log says the table is open), and its game goes to their history."""
+    from websockets.sync.client import connect
+
+    from tapete.players.store import PlayersStore
+    from tests.cluster.nodes import ws_url
+
+    a = cluster.start("a")
+    b = cluster.start("b")
+    t = create_table(a, "runfast", ["human", "easy", "easy"], seed=5)
+    tid, token = t["table"], t["seats"][0]["token"]
+    guest = httpx.post(f"{b}/api/guest", timeout=10).json()
+    bearer = {"Authorization": f"Bearer {guest['token']}"}
+    with connect(ws_url(b), open_timeout=10, close_timeout=1, additional_headers=bearer) as ws:
+        ws.send(json.dumps({"type": "hello", "table": tid, "token": token}))
+        assert recv_json(ws)["type"] == "welcome"
+        store = Store(pg[0], prefix=pg[1])
+        try:
+            players = PlayersStore(store)
+            accounts = players.seat_accounts(tid)
+            assert list(accounts) == [0]
+            account = players.account(accounts[0])
+            assert account is not None and account.name == guest["player"]["name"]
+        finally:
+            store.dispose()
+        while (m := recv_json(ws))["type"] != "game_over":
+            if m["type"] == "state" and m["view"]["to_act"] == 0 and m["view"]["legal_actions"]:
+                ws.send(json.dumps({"type": "action", "version": m["version"], "action": m["view"]["legal_actions"][0]}))
+    for _ in range(100):  # the owner writes the history once the game is over
+        history = httpx.get(f"{b}/api/players/{guest['player']['name']}/history", timeout=10).json()
+        if history["total"]:
+            break
+        time.sleep(0.1)
+    assert [g["table"] for g in history["games"]] == [tid]

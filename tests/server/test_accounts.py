@@ -359,3 +359,37 @@ def test_a_game_left_unrecorded_is_recorded_on_the_next_start(db: tuple[str, str
     finally:
         engine.dispose()
     assert [r[0] for r in bound] == [0]
+
+
+def test_a_seat_is_bound_only_while_its_table_is_open(db: tuple[str, str]) -> None:
+    """The store binds a seat only when the shared log says the table is open, so a seat of a
+    game that has finished (its history written once) is never bound, whichever node asks."""
+    from tapete.players.store import PlayersStore
+
+    url, prefix = db
+    store = Store(url, prefix=prefix)
+    try:
+        players = PlayersStore(store)
+        players.create_schema()
+        for tid, status in (("open1", "open"), ("done1", "finished")):
+            store.insert_table(
+                TableRow(
+                    id=tid,
+                    profile="runfast",
+                    options={},
+                    seed=5,
+                    creator_hash="0" * 64,
+                    status=status,
+                    created_at=time.time(),
+                    seats=[SeatRow(0, "human", None, "1" * 64), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")],
+                )
+            )
+        account = players.create_guest("guest-abc123", skeleton("guest-abc123"))
+        assert account is not None
+        assert players.bind_seat("open1", 0, account.id) is True
+        assert players.bind_seat("open1", 1, account.id) is False  # a bot's seat
+        assert players.bind_seat("done1", 0, account.id) is False
+        assert players.seat_accounts("open1") == {0: account.id}
+        assert players.seat_accounts("done1") == {}
+    finally:
+        store.dispose()

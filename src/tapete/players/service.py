@@ -166,9 +166,11 @@ class Players:
     # --- seats and finished tables ------------------------------------------------------------
     async def seat_taken(self, conn: HTTPConnection, table_id: str, seat: int) -> None:
         """Bind the seat to the account the connection presents (if the seat is still nobody's
-        and its game is not over: a finished game's history is written once)."""
+        and its game is not over: a finished game's history is written once). The table may be
+        owned by another node (a socket joined through this one): the shared log says whether
+        it is still open."""
         table = self.hub.tables.get(table_id)
-        if table is None or table.is_over():
+        if table is not None and table.is_over():
             return
         found = await self.identify(conn)
         if found is not None:

@@ -251,12 +251,20 @@ class PlayersStore:
 
     # --- seats ------------------------------------------------------------------------
     def bind_seat(self, table_id: str, seat: int, account_id: str) -> bool:
-        """Bind a human seat nobody holds to the account; whether it is (now) this account's."""
-        s = self.seats
+        """Bind a human seat nobody holds, at a table still open, to the account; whether it is
+        (now) this account's. The table's status is read in the same statement, so a seat of a
+        game that has just finished (its history already written) is never bound."""
+        s, t = self.seats, self.log.tables
+        still_open = sa.select(t.c.id).where(t.c.id == table_id, t.c.status == "open").scalar_subquery()
         with self.engine.begin() as c:
             c.execute(
                 s.update()
-                .where(s.c.table_id == table_id, s.c.seat == seat, s.c.kind == "human", s.c.account_id.is_(None))
+                .where(
+                    s.c.table_id == still_open,
+                    s.c.seat == seat,
+                    s.c.kind == "human",
+                    s.c.account_id.is_(None),
+                )
                 .values(account_id=account_id)
             )
             held = c.execute(sa.select(s.c.account_id).where(s.c.table_id == table_id, s.c.seat == seat)).scalar()
