@@ -6,8 +6,8 @@ Usage:
 
 With files: every difference in them (points per hand, or win rates of a ``--games``
 run) becomes a rating gap, and the anchors are printed as JSON. Without files: the
-ladder published in the README (``tapete.players.anchors.LADDER``) is used, which gives
-the shipped ``tapete.players.anchors.ANCHORS``. The method is in ``docs/players.md``.
+ladder published in the README (each family's ``Family.ladder``, gathered in
+``tapete.players.anchors.LADDER``) is used, which gives the shipped ``Family.bot_anchors``. The method is in ``docs/players.md``.
 
 Example (a fresh measurement of two pairs, then the anchors):
     tapete arena runfast --bots normal,easy,easy --hands 2000 --seed 1 --json > rf-ne.json

@@ -131,6 +131,11 @@ class Family:
     bot_levels: tuple[str, ...] = ("easy", "normal", "hard")
     search_budgets: Mapping[str, tuple[Mapping[str, int], ...]] = field(default_factory=dict)
     """Per search level, smaller bot parameters for a loaded server (pressure 1, 2, …)."""
+    ladder: tuple[Mapping[str, Any], ...] = ()
+    """Measured arena differences between bot levels (``profile, a, b, deals, mean, ci95``) that
+    the bots' fixed rating anchors are derived from (:mod:`tapete.players.anchors`)."""
+    bot_anchors: Mapping[str, float] = field(default_factory=dict)
+    """The anchor rating μ of each bot level, as derived from :attr:`ladder` (rounded)."""
 
     def bots(self) -> BotFactory:
         return self.load_bots()

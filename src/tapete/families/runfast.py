@@ -73,6 +73,12 @@ RUNFAST = register(
         load_hand_text=lazy("tapete.render:runfast_hand"),
         load_stats=lazy("tapete.stats.runfast:STATS"),
         bot_levels=("easy", "normal", "hard", "ismcts"),
+        ladder=(
+            # measured with `tapete arena` (README, the ladder tables): a − b, points a deal
+            {"profile": "runfast", "a": "normal", "b": "easy", "deals": 2000, "mean": 11.5, "ci95": [11.1, 11.9]},
+            {"profile": "runfast", "a": "hard", "b": "normal", "deals": 300, "mean": 5.3, "ci95": [4.4, 6.1]},
+        ),
+        bot_anchors={"easy": 17.3645, "normal": 25.0, "hard": 29.2757, "ismcts": 29.2757},
         search_budgets={
             "hard": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),
             "ismcts": ({"samples": 12, "steps": 2000}, {"samples": 4, "steps": 600}),

@@ -78,6 +78,19 @@ SPADES = register(
         hand_changes=_hand_changes,
         side_of=_side_of,
         bot_levels=("easy", "normal", "hard", "ismcts", "expert"),
+        ladder=(
+            # measured with `tapete arena` (README, the ladder tables): a − b, points a deal
+            {"profile": "spades", "a": "normal", "b": "easy", "deals": 2000, "mean": 25.6, "ci95": [24.1, 27.0]},
+            {"profile": "cutthroat", "a": "normal", "b": "easy", "deals": 2000, "mean": 8.5, "ci95": [8.0, 8.9]},
+            {"profile": "cutthroat-official", "a": "normal", "b": "easy", "deals": 2000, "mean": 6.4, "ci95": [5.8, 6.9]},
+            {"profile": "spades", "a": "hard", "b": "normal", "deals": 300, "mean": 28.7, "ci95": [23.9, 33.5]},
+            {"profile": "cutthroat", "a": "hard", "b": "normal", "deals": 300, "mean": 12.2, "ci95": [11.0, 13.5]},
+            {"profile": "cutthroat-official", "a": "hard", "b": "normal", "deals": 300, "mean": 18.3, "ci95": [17.2, 19.4]},
+            {"profile": "spades", "a": "hard", "b": "ismcts", "deals": 100, "mean": 18.7, "ci95": [10.3, 27.2]},
+            {"profile": "cutthroat", "a": "hard", "b": "ismcts", "deals": 300, "mean": 2.1, "ci95": [0.1, 4.2]},
+            {"profile": "cutthroat-official", "a": "hard", "b": "ismcts", "deals": 100, "mean": 4.4, "ci95": [1.9, 6.9]},
+        ),
+        bot_anchors={"easy": 20.7347, "normal": 25.0, "hard": 32.4003, "ismcts": 30.5932, "expert": 32.4003},
         search_budgets={
             "hard": (
                 {"samples": 64, "rollouts": 800, "bid_samples": 64},

@@ -32,6 +32,8 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
+from tapete.families import families
+
 ANCHOR_SIGMA: Final = 1.0
 """The σ of every anchor: a bot's strength is measured on thousands of deals."""
 Z95: Final = 1.959964
@@ -52,26 +54,16 @@ class Pair:
     p: float
 
 
-LADDER: Final[tuple[Mapping[str, Any], ...]] = (
-    # profile, family, a, b, deals, mean, ci95 — README, "The ladder" and "Run Fast" tables
-    {"profile": "spades", "family": "spades", "a": "normal", "b": "easy", "deals": 2000, "mean": 25.6, "ci95": [24.1, 27.0]},
-    {"profile": "cutthroat", "family": "spades", "a": "normal", "b": "easy", "deals": 2000, "mean": 8.5, "ci95": [8.0, 8.9]},
-    {"profile": "cutthroat-official", "family": "spades", "a": "normal", "b": "easy", "deals": 2000, "mean": 6.4, "ci95": [5.8, 6.9]},
-    {"profile": "spades", "family": "spades", "a": "hard", "b": "normal", "deals": 300, "mean": 28.7, "ci95": [23.9, 33.5]},
-    {"profile": "cutthroat", "family": "spades", "a": "hard", "b": "normal", "deals": 300, "mean": 12.2, "ci95": [11.0, 13.5]},
-    {"profile": "cutthroat-official", "family": "spades", "a": "hard", "b": "normal", "deals": 300, "mean": 18.3, "ci95": [17.2, 19.4]},
-    {"profile": "spades", "family": "spades", "a": "hard", "b": "ismcts", "deals": 100, "mean": 18.7, "ci95": [10.3, 27.2]},
-    {"profile": "cutthroat", "family": "spades", "a": "hard", "b": "ismcts", "deals": 300, "mean": 2.1, "ci95": [0.1, 4.2]},
-    {"profile": "cutthroat-official", "family": "spades", "a": "hard", "b": "ismcts", "deals": 100, "mean": 4.4, "ci95": [1.9, 6.9]},
-    {"profile": "runfast", "family": "runfast", "a": "normal", "b": "easy", "deals": 2000, "mean": 11.5, "ci95": [11.1, 11.9]},
-    {"profile": "runfast", "family": "runfast", "a": "hard", "b": "normal", "deals": 300, "mean": 5.3, "ci95": [4.4, 6.1]},
-)  # fmt: skip
-"""The published ladder (README), as arena differences."""
+LADDER: Final[tuple[Mapping[str, Any], ...]] = tuple(
+    {**row, "family": fam.name} for fam in families() for row in fam.ladder
+)
+"""The published ladder (README), as arena differences: each family's ``Family.ladder``."""
 
 ANCHORS: Final[Mapping[str, Mapping[str, float]]] = {
-    "runfast": {"easy": 17.3645, "normal": 25.0, "hard": 29.2757, "ismcts": 29.2757},
-    "spades": {"easy": 20.7347, "normal": 25.0, "hard": 32.4003, "ismcts": 30.5932, "expert": 32.4003},
+    fam.name: dict(fam.bot_anchors) for fam in families() if fam.bot_anchors
 }
+"""The anchor μ of each family's bot levels (σ is :data:`ANCHOR_SIGMA`), as each family registers
+them (``Family.bot_anchors``): ``derive(LADDER)``, rounded, which the tests check."""
 """The anchor μ of each family's bot levels (σ is :data:`ANCHOR_SIGMA`): ``derive(LADDER)``, rounded."""
 
 

@@ -25,7 +25,7 @@ import tapete
 from tapete.engine.base import JSON
 from tapete.families import families, family
 from tapete.players import passwords
-from tapete.players.anchors import ANCHOR_SIGMA, ANCHORS
+from tapete.players.anchors import ANCHOR_SIGMA
 from tapete.players.names import GUEST_PREFIX, check_name, skeleton
 from tapete.players.ratings import Entry, places, rate_game, shown
 from tapete.players.sessions import new_token, presented, sign, token_hash, unsign
@@ -316,7 +316,7 @@ class Players:
             {"name": name, **rating_view(r.mu, r.sigma, r.games), "bot": False, "level": None} for name, r in rated
         ]
         for level in family(fam).bot_levels:
-            mu = ANCHORS.get(fam, {}).get(level)
+            mu = family(fam).bot_anchors.get(level)
             if mu is not None:
                 view = rating_view(mu, ANCHOR_SIGMA, 0)
                 rows.append({"name": f"bot:{level}", **view, "bot": True, "level": level})
