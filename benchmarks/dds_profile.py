@@ -32,7 +32,7 @@ def run(cards: int, deals: int, seed: int, values: bool = False) -> None:
         v = max(solver.card_values(b).values()) if values else solver.solve(b)
         dt = time.perf_counter() - t
         total += solver.nodes
-        print(f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {len(solver.table):>8}  {1000 * dt:9.1f} ms")
+        print(f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {solver.entries:>8}  {1000 * dt:9.1f} ms")
     print(f"total: nodes {total}  {time.perf_counter() - start:.2f} s")
 
 

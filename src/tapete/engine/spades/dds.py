@@ -39,8 +39,6 @@ from typing import Final
 
 from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
 
-SUIT_BITS: Final = (1 << 60) - 1
-"""One suit's part of a position's code (``Solver._code``): 3 bits a card."""
 TABLE_LIMIT: Final = 2_000_000
 """Entries kept in the transposition table before it is cleared."""
 
@@ -79,6 +77,18 @@ def order_of(tables: TrickTables) -> Order:
     if order is None:
         order = _ORDERS[tables.name] = Order(tables)
     return order
+
+
+class Bucket:
+    """The table's entries for one leader, flags and suit lengths per hand: for each pattern
+    (``Solver._pattern``, in the order first stored) the bounds by the owners it covers."""
+
+    __slots__ = ("masks", "tables", "where")
+
+    def __init__(self) -> None:
+        self.masks: list[int] = []
+        self.tables: list[dict[int, int]] = []
+        self.where: dict[int, dict[int, int]] = {}
 
 
 class Board(TrickState):
@@ -151,11 +161,13 @@ class Solver:
         self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
-        self.table: dict[int, dict[int, dict[int, int]]] = {}
+        self.table: dict[int, dict[int, Bucket]] = {}
         self.entries = 0
         self.guess = -1
-        self.lens = 0
-        self.unit: list[int] = [0] * 64
+        self.width = 5 * players
+        """Bits a suit's length vector (``Solver._code``) takes: 5 a seat."""
+        self.part0 = self.part1 = self.part2 = self.part3 = 0
+        self.lens01 = self.lens23 = 0
         self.rel = 0
         self.owner: list[int] = [0] * 64
         self.nodes = 0
@@ -187,18 +199,6 @@ class Solver:
                 self.owner[low.bit_length() - 1] = seat
                 m ^= low
         self.live = live
-        lens = 0
-        groups = order.groups
-        for seat in range(self.players):
-            hand = state.hands[seat]
-            for g in range(len(groups)):
-                lens |= _count(hand & groups[g]) << (20 * seat + 5 * g)
-                m = hand & groups[g]
-                while m:
-                    low = m & -m
-                    self.unit[low.bit_length() - 1] = 1 << (20 * seat + 5 * g)
-                    m ^= low
-        self.lens = lens
         tm = 0
         for c in state.trick:
             tm |= 1 << c
@@ -258,8 +258,6 @@ class Solver:
         lead_mask, power, best_card, best_seat = b.lead_mask, b.power, b.best_card, b.best_seat
         broken, lead2c, sitting = b.spades_broken, b.must_lead_2c, b.sitting_out
         saved_mask = self.trick_mask
-        unit = self.unit[card]
-        self.lens -= unit
         self.live ^= bit
         self.trick_mask = saved_mask | bit
         b.play(card)
@@ -292,7 +290,6 @@ class Solver:
         b.lead_mask, b.power, b.best_card, b.best_seat = lead_mask, power, best_card, best_seat
         b.spades_broken, b.must_lead_2c = broken, lead2c
         self.live ^= bit
-        self.lens += unit
         self.trick_mask = saved_mask
         return v
 
@@ -309,8 +306,9 @@ class Solver:
         if self.nodes == self.stop_at:
             raise SearchLimit(f"more than {self.budget} nodes")
         boundary = not b.trick
-        sig = 0
-        code = 0
+        outer = 0
+        inner = 0
+        p0 = p1 = p2 = p3 = 0
         lo = 0
         hi = 0
         hint = -1
@@ -325,24 +323,29 @@ class Solver:
                 return left
             if left == 1:
                 return self._last_trick()
-            sig = self._signature()
-            code = self._code()
+            outer = self._code()
+            inner = self.lens23
+            p0, p1, p2, p3 = self.part0, self.part1, self.part2, self.part3
             hi = left
-            bucket = self.table.get(sig)
             used = 0
+            level = self.table.get(outer)
+            bucket = level.get(inner) if level is not None else None
             if bucket is not None:
-                for m, entries in bucket.items():
-                    d = entries.get(code & m, -1)
+                masks = bucket.masks
+                tables = bucket.tables
+                for j in range(len(masks)):
+                    m = masks[j]
+                    d = tables[j].get(_key(m, p0, p1, p2, p3), -1)
                     if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
                         if elo > lo:
                             lo = elo
-                            used |= m
+                            used = _widest(used, m)
                             hint = d >> 12
                         if ehi < hi:
                             hi = ehi
-                            used |= m
+                            used = _widest(used, m)
                             if hint < 0:
                                 hint = d >> 12
                         if lo >= beta or hi <= alpha:
@@ -415,20 +418,25 @@ class Solver:
                 hi = best
             if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
                 rel = self.live  # ranks decide what may be played, or the first trick: keep all
-            self._store(sig, code, rel, (best_move << 12) | (lo << 6) | hi)
+            self._store(outer, inner, (p0, p1, p2, p3), rel, (best_move << 12) | (lo << 6) | hi)
         self.rel = rel
         return best
 
-    def _store(self, sig: int, code: int, rel: int, data: int) -> None:
+    def _store(self, outer: int, inner: int, parts: tuple[int, int, int, int], rel: int, data: int) -> None:
         """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards."""
         mask = self._pattern(rel)
-        key = code & mask
-        bucket = self.table.get(sig)
+        key = _key(mask, parts[0], parts[1], parts[2], parts[3])
+        level = self.table.get(outer)
+        if level is None:
+            level = self.table[outer] = {}
+        bucket = level.get(inner)
         if bucket is None:
-            bucket = self.table[sig] = {}
-        entries = bucket.get(mask)
+            bucket = level[inner] = Bucket()
+        entries = bucket.where.get(mask)
         if entries is None:
-            entries = bucket[mask] = {}
+            entries = bucket.where[mask] = {}
+            bucket.masks.append(mask)
+            bucket.tables.append(entries)
         old = entries.get(key, -1)
         if old >= 0:
             lo = (data >> 6) & 63
@@ -444,85 +452,100 @@ class Solver:
             self.entries += 1
         entries[key] = data
 
-    def _signature(self) -> int:
-        """The leader, the flags and every hand's length in each suit."""
+    def _flags(self) -> int:
+        """The leader and the flags of the position, 11 bits."""
         b = self.board
-        sig = b.turn | ((b.sitting_out + 1) << 3)
+        sig = b.turn | ((b.sitting_out + 1) << 4)
         if b.spades_broken:
-            sig |= 64
-        if b.must_lead_2c:
-            sig |= 128
-        if b.must_beat:
             sig |= 256
-        return (self.lens << 9) | sig
+        if b.must_lead_2c:
+            sig |= 512
+        if b.must_beat:
+            sig |= 1024
+        return sig
 
     def _code(self) -> int:
-        """The owners of each suit's live cards from the top down, 3 bits each, a suit every 60 bits."""
+        """Each suit's owners of its live cards from the top down, 3 bits each (``part0`` to
+        ``part3``, the top card lowest), and each hand's length in it (5 bits a seat).
+
+        Returns the flags with the lengths in suits 0 and 1 (the table's first key) and
+        leaves the lengths in suits 2 and 3 (its second) in ``lens23``.
+        """
         owner = self.owner
         live = self.live
-        code = 0
-        shift = 0
-        if self.order.monotone:
-            for g in self.order.groups:
-                part = 0
-                m = live & g
+        order = self.order
+        monotone = order.monotone
+        width = self.width
+        lens01 = 0
+        lens23 = 0
+        for i in range(4):
+            part = 0
+            n = 0
+            if monotone:
+                m = live & order.groups[i]
                 while m:
                     low = m & -m
-                    part = (part << 3) | owner[low.bit_length() - 1]  # the top card ends lowest
+                    o = owner[low.bit_length() - 1]
+                    part = (part << 3) | o  # the top card ends lowest
+                    n += 1 << (5 * o)
                     m ^= low
-                code |= part << shift
-                shift += 60
-            return code
-        for suit in self.order.down:
-            part = 0
-            j = 0
-            for c in suit:
-                if (live >> c) & 1:
-                    part |= owner[c] << j
-                    j += 3
-            code |= part << shift
-            shift += 60
-        return code
+            else:
+                j = 0
+                for c in order.down[i]:
+                    if (live >> c) & 1:
+                        o = owner[c]
+                        part |= o << j
+                        n += 1 << (5 * o)
+                        j += 3
+            if i == 0:
+                self.part0 = part
+                lens01 = n
+            elif i == 1:
+                self.part1 = part
+                lens01 |= n << width
+            elif i == 2:
+                self.part2 = part
+                lens23 = n
+            else:
+                self.part3 = part
+                lens23 |= n << width
+        self.lens23 = lens23
+        return self._flags() | (lens01 << 11)
 
     def _pattern(self, rel: int) -> int:
-        """The bits of ``_code`` for each suit's live cards down to its lowest card in ``rel``."""
+        """How many bits of each suit's part of ``_code`` the ``rel`` cards make relevant:
+        its live cards down to its lowest card in ``rel``, 3 bits each; 6 bits a suit."""
         live = self.live
         mask = 0
-        shift = 0
         groups = self.order.groups
         down = self.order.down
         monotone = self.order.monotone
-        for i in range(len(down)):
-            suit = down[i]
+        for i in range(4):
             if monotone:
                 r = rel & live & groups[i]
                 if r:
                     k = _count(live & groups[i] & ~((r & -r) - 1))
-                    mask |= ((1 << (3 * k)) - 1) << shift
+                    mask |= (3 * k) << (6 * i)
             elif rel & groups[i]:
                 j = 0
                 k = 0
-                for c in suit:
+                for c in down[i]:
                     if (live >> c) & 1:
                         j += 1
                         if (rel >> c) & 1:
                             k = j
-                mask |= ((1 << (3 * k)) - 1) << shift
-            shift += 60
+                mask |= (3 * k) << (6 * i)
         return mask
 
     def _cards_of(self, mask: int) -> int:
         """The live cards whose owners ``mask`` (a ``_pattern``) covers."""
         live = self.live
         out = 0
-        shift = 0
         order = self.order
-        for i in range(len(order.down)):
-            k = ((mask >> shift) & SUIT_BITS).bit_length()
-            shift += 60
+        for i in range(4):
+            k = ((mask >> (6 * i)) & 63) // 3
             if k == 0:
                 continue
-            k = (k + 2) // 3
             if order.monotone:
                 m = live & order.groups[i]
                 while k and m:
@@ -814,6 +837,28 @@ def _count(mask: int) -> int:
         mask &= mask - 1
         n += 1
     return n
+
+
+def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
+    """The suits' parts of a position's code (``Solver._code``) cut to ``mask``'s widths, end to end."""
+    w0 = mask & 63
+    w1 = (mask >> 6) & 63
+    w2 = (mask >> 12) & 63
+    w3 = mask >> 18
+    key = p0 & ((1 << w0) - 1)
+    key |= (p1 & ((1 << w1) - 1)) << w0
+    key |= (p2 & ((1 << w2) - 1)) << (w0 + w1)
+    return key | ((p3 & ((1 << w3) - 1)) << (w0 + w1 + w2))
+
+
+def _widest(a: int, b: int) -> int:
+    """Two patterns (``Solver._pattern``) joined: the wider of each suit's widths."""
+    out = 0
+    for shift in (0, 6, 12, 18):
+        x = (a >> shift) & 63
+        y = (b >> shift) & 63
+        out |= (x if x > y else y) << shift
+    return out
 
 
 def _top_of(mask: int, above: tuple[int, ...], rank: tuple[int, ...]) -> int:
