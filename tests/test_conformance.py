@@ -192,7 +192,7 @@ def test_spades_family_conformance(profile: str) -> None:
                     assert swapped.observation(keep) == game.observation(keep)
             if snapshot is None and rng.random() < 0.01:
                 clone = game.clone()
-                snapshot = (clone, [clone.observation(s) for s in range(game.num_players)])
+                snapshot = (clone, [clone.observation(s) for s in range(game.num_players)], clone.record())
             game.apply(sensible_random_action(game, rng))
             steps += 1
             assert steps < 20_000, "the game does not end"
@@ -202,8 +202,32 @@ def test_spades_family_conformance(profile: str) -> None:
         check_spades_invariants(game)
         check_replay(game)
         if snapshot is not None:
-            clone, views = snapshot
+            clone, views, record = snapshot
             assert [clone.observation(s) for s in range(game.num_players)] == views
+            assert clone.record() == record
+
+
+@pytest.mark.parametrize("profile", SPADES_PROFILES)
+def test_a_clone_played_on_leaves_the_original_as_it_was(profile: str) -> None:
+    """Clones share finished hands and tricks: playing a clone on, through hand and game
+    ends, must change nothing the original shows (its record and every seat's view)."""
+    rng = random.Random(f"clone {profile}")
+    game = tapete.new_game(profile, seed=7, options=FAST_OPTIONS[profile])
+    checks = 0
+    while not game.is_over():
+        if rng.random() < 0.05:
+            record = game.record()
+            views = [game.observation(s) for s in range(game.num_players)]
+            clone = game.clone()
+            for _ in range(rng.randrange(1, 120)):
+                if clone.is_over():
+                    break
+                clone.apply(sensible_random_action(clone, rng))
+            assert game.record() == record
+            assert [game.observation(s) for s in range(game.num_players)] == views
+            checks += 1
+        game.apply(sensible_random_action(game, rng))
+    assert checks > 0
 
 
 @pytest.mark.parametrize("profile", SPADES_PROFILES)

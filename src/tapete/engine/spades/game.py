@@ -213,17 +213,30 @@ def check_draw(rules: SpadesRules, draw: Sequence[object], dealer: int | None) -
 class TrickLog:
     """One trick: who led, the cards in the order played, who sat out, who won."""
 
-    __slots__ = ("cards", "leader", "sitting_out", "winner")
+    __slots__ = ("cards", "done", "leader", "sitting_out", "winner")
 
     def __init__(self, leader: int, cards: list[int], sitting_out: int = -1, winner: int | None = None) -> None:
         self.leader = leader
         self.cards = cards
         self.sitting_out = sitting_out
         self.winner = winner
+        self.done: tuple[list[str], list[int]] | None = None
+        """A finished trick's card names and seats, kept for its views (it never changes again)."""
 
     def seats(self, players: int) -> list[int]:
         """The seat that played each card, clockwise from the leader."""
         return trick_seats(self.leader, len(self.cards), players, self.sitting_out)
+
+    def view(self, players: int) -> TrickView:
+        """The trick as observations show it (a new value each time: callers may change it)."""
+        done = self.done
+        if done is None:
+            names = [card_name(c) for c in self.cards]
+            seats = self.seats(players)
+            if self.winner is None:
+                return {"leader": self.leader, "cards": names, "seats": seats, "winner": None}
+            done = self.done = (names, seats)
+        return {"leader": self.leader, "cards": list(done[0]), "seats": list(done[1]), "winner": self.winner}
 
     def copy(self) -> TrickLog:
         return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
@@ -247,12 +260,16 @@ class HandLog:
     jack_winners: list[tuple[str, int]] = field(default_factory=list)
 
     def copy(self) -> HandLog:
+        """A copy to go on with: finished tricks are shared (nothing changes them again)."""
+        tricks = self.tricks[:-1]
+        if self.tricks:
+            tricks.append(self.tricks[-1].copy())
         return HandLog(
             self.game,
             self.dealer,
             self.cards,
             list(self.bidding),
-            [t.copy() for t in self.tricks],
+            tricks,
             self.result,
             self.scores,
             self.tokens,
@@ -468,7 +485,8 @@ class SpadesGame(TrickState):
         self.play(card)
 
     def clone(self) -> SpadesGame:
-        """An independent copy: the copy and the original share no mutable state."""
+        """An independent copy: what either may still change is copied; finished hands and
+        tricks, which nothing changes again, are shared."""
         return SpadesGame(self.rules, copy_of=self)
 
     def _copy_state(self, other: SpadesGame) -> None:
@@ -486,8 +504,9 @@ class SpadesGame(TrickState):
         self.hand_number = other.hand_number
         self.winner_ = other.winner_
         self.game_winners = list(other.game_winners)
-        self.logs = [log.copy() for log in other.logs]
-        self.log = log = self.logs[-1]
+        self.logs = other.logs[:-1]  # finished hands' logs: shared, never changed again
+        self.log = log = other.logs[-1].copy()
+        self.logs.append(log)
         # in the play phase the current trick is the last trick log's card list
         trick = log.tricks[-1].cards if other.phase is _PLAY else list(other.trick)
         self.copy_trick_state(other, trick, log.jack_winners)
@@ -723,15 +742,8 @@ class SpadesGame(TrickState):
         visible = self.hand_visible(seat)
         hand = [card_name(c) for c in _display_order(self.hands[seat])] if visible else None
         log = self.log
-        tricks: list[TrickView] = [
-            {
-                "leader": t.leader,
-                "cards": [card_name(c) for c in t.cards],
-                "seats": t.seats(self.num_players),
-                "winner": t.winner,
-            }
-            for t in log.tricks
-        ]
+        players = self.num_players
+        tricks: list[TrickView] = [t.view(players) for t in log.tricks]
         current = tricks.pop() if self.phase is Phase.PLAY else None
         last = self.logs[-2] if len(self.logs) >= 2 and self.phase is not Phase.OVER else None
         if self.phase is Phase.OVER:

@@ -257,8 +257,13 @@ class SpadesRules:
         return sizes
 
     def options_json(self) -> dict[str, object]:
-        """Every option's value, JSON-able (for observations and rules pages)."""
-        return {spec.name: OptionSpec.to_json(getattr(self, spec.name)) for spec in OPTIONS}
+        """Every option's value, JSON-able (for observations and rules pages); a new value each
+        time, built from one kept in the (frozen) rules."""
+        kept: dict[str, object] | None = self.__dict__.get("_options_json")
+        if kept is None:
+            kept = {spec.name: OptionSpec.to_json(getattr(self, spec.name)) for spec in OPTIONS}
+            object.__setattr__(self, "_options_json", kept)
+        return {k: list(v) if type(v) is list else v for k, v in kept.items()}
 
     def overrides_json(self) -> dict[str, object]:
         return dict(self.overrides)
