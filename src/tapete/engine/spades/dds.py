@@ -50,7 +50,7 @@ class SearchLimit(Exception):
 class Order:
     """The card order of one ``TrickTables``: each suit's cards from low to high, by rank."""
 
-    __slots__ = ("above", "down", "groups", "monotone", "rank", "suits", "trumps")
+    __slots__ = ("above", "down", "groups", "identity", "monotone", "rank", "suits", "trumps")
 
     def __init__(self, tables: TrickTables) -> None:
         self.rank: tuple[int, ...] = tables.rank
@@ -66,6 +66,8 @@ class Order:
         self.down: tuple[tuple[int, ...], ...] = tuple(tuple(reversed(x)) for x in suits)
         self.monotone: bool = all(list(x) == sorted(x) for x in suits)
         """Whether a higher card of a suit is always a higher bit (``STANDARD``, not deuces high)."""
+        self.identity: bool = all(tables.rank[c] == c for c in range(len(tables.rank)))
+        """Whether every card's rank is its int (``STANDARD``): bit order is rank order."""
 
 
 _ORDERS: dict[str, Order] = {}
@@ -801,11 +803,29 @@ class Solver:
         history = self.history
         scored: list[int] = []
         prev = -1
-        for x in self._ranked(legal):
-            c = x & 63
-            r = x >> 6
+        identity = order.identity
+        ranked = [] if identity else self._ranked(legal)
+        m = legal
+        i = 0
+        while True:
+            if identity:  # bit order is rank order: no sorting, classes by the bits between
+                if not m:
+                    break
+                low = m & -m
+                c = low.bit_length() - 1
+                r = c
+                m ^= low
+                same = prev >= 0 and follow[c] == follow[prev] and blockers & follow[c] & ((1 << c) - (2 << prev)) == 0
+            else:
+                if i == len(ranked):
+                    break
+                x = ranked[i]
+                i += 1
+                c = x & 63
+                r = x >> 6
+                same = prev >= 0 and self._same_class(prev, c, blockers)
             was_hint = False
-            if prev >= 0 and self._same_class(prev, c, blockers):
+            if same:
                 was_hint = scored.pop() >> 19 == 1000  # the class of the card before: keep the higher
             if c == hint or was_hint:
                 score = 1000
