@@ -70,3 +70,31 @@ def test_expert_defers_to_hard_when_too_few_deals_are_solved() -> None:
     assert expert_play(view, random.Random(0), 24, 200_000, 7, spent) is None
     card = expert_play(view, random.Random(0), 1, 200_000, 7, spent)  # one deal asked, one solved
     assert card is not None and card in view.legal
+
+
+def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included() -> None:
+    """Ten tricks played in partnership Spades, three left; the observer's team has made its
+    6 with 9 bags, the other team needs one more trick for its 5. A trick more for the
+    observer's team is worth less (the tenth bag costs 100) until it sets the other team."""
+    from tapete.bots.spades.expert import trick_utilities
+    from tapete.engine.spades.determinize import FastHand
+
+    g = _late_position(11)
+    while max(bin(h).count("1") for h in g.hands) > 3 or g.trick:
+        g.apply(g.legal_actions()[0])
+    seat = g.to_act
+    obs = g.observation(seat)
+    mine, theirs = seat % 2, 1 - seat % 2
+    won = [0, 0, 0, 0]
+    bids: list[int] = [0, 0, 0, 0]
+    won[mine], won[mine + 2], won[theirs], won[theirs + 2] = 3, 3, 2, 2
+    bids[mine], bids[mine + 2], bids[theirs], bids[theirs + 2] = 3, 3, 3, 2
+    bags = [0, 0]
+    bags[mine] = 9
+    obs["tricks_won"], obs["bids"], obs["bags"] = won, bids, bags
+    view = read_view(obs)
+    f = FastHand.from_observation(obs, list(g.hands))
+    u = trick_utilities(view, f, side_mask(view), f.tricks_left)
+    assert f.tricks_left == 3 and len(u) == 4
+    assert u[1] < u[0] - 0.9  # the tenth bag: -100 points for nothing
+    assert u[3] > u[2] + 0.9  # the third trick sets the other team (-50 for them)

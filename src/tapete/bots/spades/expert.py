@@ -3,8 +3,9 @@
 Deals consistent with everything the seat has seen are drawn by the hard level's
 sampler (bid-weighted); on each, the solver gives every legal card's tricks for the
 seat's side (its team, or the seat alone against all the others). A card scores, summed
-over the deals, its side's contract made (tricks up to the bid count) with a small
-weight for tricks beyond — a bag is worth little, never a set. Each decision has a
+over the deals, what the hand would then be worth as the hard level counts it: the
+side's score change minus the other sides' mean (``trick_utilities``: the profile's own
+scoring, so a set, a bag penalty or the opponents' failed contract all count). Each decision has a
 node budget shared by its deals; deals past it are left out, and when the hand is
 still too big to solve (``dds_cards``), a nil is being played, or fewer deals were
 solved than ``MIN_DEALS`` (too few to read a card's value from), the hard level's
@@ -17,10 +18,11 @@ import random
 
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
-from tapete.bots.spades.search import candidate_plays
+from tapete.bots.spades.search import candidate_plays, seat_utilities
 from tapete.bots.spades.view import View, bid_target, is_nil
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.scoring import score_hand
 
 DEFAULT_EXPERT_SAMPLES = 24
 """Deals drawn per decision."""
@@ -30,8 +32,6 @@ DEFAULT_DDS_CARDS = 9
 """The solver plays once no hand holds more cards than this (before: the hard level)."""
 MIN_DEALS = 8
 """Fewer deals solved within the budget than this (or than the deals asked for): hard decides."""
-EXTRA_TRICK = 0.05
-"""What a trick beyond the side's bid is worth against one inside it."""
 
 
 def side_mask(view: View) -> int:
@@ -44,6 +44,41 @@ def side_bid(view: View, side: int) -> int:
     return sum(bid_target(view.bids[s]) for s in range(view.n) if (side >> s) & 1)
 
 
+def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float]:
+    """For each number ``t`` (0 … ``left``) of the remaining tricks the side takes: the
+    hand's worth to the observer — its side's score change minus the other sides' mean,
+    in hundreds (``search.seat_utilities``), scored by the profile (``score_hand``).
+
+    The tricks the side does not take go to the other seats: in a partnership to the
+    other team; among individual opponents first where they still need tricks for their
+    bids (the reading least favourable to the observer), the rest in turn as bags.
+    """
+    n = view.n
+    ours = [s for s in range(n) if (side >> s) & 1]
+    others = [s for s in range(n) if not (side >> s) & 1]
+    need = {s: max(0, bid_target(view.bids[s]) - view.tricks_won[s]) for s in others}
+    others.sort(key=lambda s: (need[s], s))
+    side_of = [view.side(s) for s in range(n)]
+    sides = view.rules.sides
+    out: list[float] = []
+    for t in range(left + 1):
+        tricks = list(view.tricks_won)
+        tricks[ours[0]] += t
+        rest = left - t
+        for s in others:
+            give = min(rest, need[s])
+            tricks[s] += give
+            rest -= give
+        i = 0
+        while rest > 0:
+            tricks[others[i % len(others)]] += 1
+            rest -= 1
+            i += 1
+        change = score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners).change
+        out.append(seat_utilities(change, side_of, sides)[view.seat])
+    return out
+
+
 def expert_play(
     view: View, rng: random.Random, samples: int, nodes: int, dds_cards: int, deadline: Deadline = NO_DEADLINE
 ) -> int | None:
@@ -54,9 +89,8 @@ def expert_play(
     if max(view.hand_sizes) > dds_cards or any(is_nil(view.bids[s]) for s in range(view.n)):
         return None
     side = side_mask(view)
-    bid = side_bid(view, side)
-    won = sum(view.tricks_won[s] for s in range(view.n) if (side >> s) & 1)
     solver = Solver(view.n, side)
+    utilities: list[float] = []
     totals = dict.fromkeys(cands, 0.0)
     solved = 0
     spent = 0
@@ -65,16 +99,18 @@ def expert_play(
             break
         solver.budget = nodes - spent
         start = solver.nodes
+        f = FastHand.from_observation(view.obs, hands)
+        if not utilities:
+            utilities = trick_utilities(view, f, side, f.tricks_left)  # the trick in progress included
         try:
-            values = solver.card_values(FastHand.from_observation(view.obs, hands))
+            values = solver.card_values(f)
         except SearchLimit:
             break
         finally:
             spent += solver.nodes - start
         solved += 1
         for c in cands:
-            t = won + values[c]
-            totals[c] += min(t, bid) + EXTRA_TRICK * max(0, t - bid) if bid > 0 else EXTRA_TRICK * t
+            totals[c] += utilities[values[c]]
     if solved < min(MIN_DEALS, samples):
         return None
     return max(cands, key=lambda c: (totals[c], -c))
@@ -88,4 +124,5 @@ __all__ = [
     "expert_play",
     "side_bid",
     "side_mask",
+    "trick_utilities",
 ]
