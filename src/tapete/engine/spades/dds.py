@@ -69,6 +69,12 @@ class Order:
         self.identity: bool = all(tables.rank[c] == c for c in range(len(tables.rank)))
         """Whether every card's rank is its int (``STANDARD``): bit order is rank order."""
 
+    def top(self, mask: int) -> int:
+        """The highest-ranked card of ``mask`` (not empty)."""
+        if self.identity:
+            return mask.bit_length() - 1
+        return _top_of(mask, self.above, self.rank)
+
 
 _ORDERS: dict[str, Order] = {}
 
@@ -169,7 +175,8 @@ class Solver:
         self.width = 5 * players
         """Bits a suit's length vector (``Solver._code``) takes: 5 a seat."""
         self.part0 = self.part1 = self.part2 = self.part3 = 0
-        self.lens01 = self.lens23 = 0
+        self.len0 = self.len1 = self.len2 = self.len3 = 0
+        self.lens23 = 0
         self.rel = 0
         self.owner: list[int] = [0] * 64
         self.nodes = 0
@@ -205,6 +212,7 @@ class Solver:
         for c in state.trick:
             tm |= 1 << c
         self.trick_mask = tm
+        self._code()
         self.stop_at = self.nodes + self.budget if self.budget > 0 else -1
 
     def clear(self) -> None:
@@ -468,7 +476,8 @@ class Solver:
 
     def _code(self) -> int:
         """Each suit's owners of its live cards from the top down, 3 bits each (``part0`` to
-        ``part3``, the top card lowest), and each hand's length in it (5 bits a seat).
+        ``part3``, the top card lowest), and each hand's length in it (5 bits a seat:
+        ``len0`` to ``len3``).
 
         Returns the flags with the lengths in suits 0 and 1 (the table's first key) and
         leaves the lengths in suits 2 and 3 (its second) in ``lens23``.
@@ -501,15 +510,19 @@ class Solver:
                         j += 3
             if i == 0:
                 self.part0 = part
+                self.len0 = n
                 lens01 = n
             elif i == 1:
                 self.part1 = part
+                self.len1 = n
                 lens01 |= n << width
             elif i == 2:
                 self.part2 = part
+                self.len2 = n
                 lens23 = n
             else:
                 self.part3 = part
+                self.len3 = n
                 lens23 |= n << width
         self.lens23 = lens23
         return self._flags() | (lens01 << 11)
@@ -594,9 +607,7 @@ class Solver:
             if not (team >> seat) & 1:
                 theirs |= b.hands[seat]
         theirs &= trumps
-        floor = (
-            self.order.above[self.order.rank[_top_of(theirs, self.order.above, self.order.rank)]] if theirs else trumps
-        )
+        floor = self.order.above[self.order.rank[self.order.top(theirs)]] if theirs else trumps
         if theirs:
             self.rel = floor & trumps
         best = 0
@@ -667,17 +678,16 @@ class Solver:
         rounds = 64
         for other in range(self.players):
             if other != seat and (team >> other) & 1 and hands[other] & trumps and not b.must_beat:
-                n = _count(hands[other] & ~trumps)
+                n = self._length(other, 0) + self._length(other, 1) + self._length(other, 2)
                 if n < rounds:
                     rounds = n
         for i in range(last):
             if side >= rounds:
                 break
-            g = groups[i]
             cap = rounds - side
             for other in range(self.players):
                 if other != seat and hands[other] & trumps and (b.must_beat or not (team >> other) & 1):
-                    n = _count(hands[other] & g)
+                    n = self._length(other, i)
                     if n < cap:
                         cap = n
             if cap > 0:
@@ -687,12 +697,28 @@ class Solver:
                     self.cashed |= 1 << i
         return q + side
 
+    def _length(self, seat: int, suit: int) -> int:
+        """How many cards of suit ``suit`` (an ``Order.groups`` index) ``seat`` holds, as of
+        the last ``_code``."""
+        n = self.len0 if suit == 0 else self.len1 if suit == 1 else self.len2 if suit == 2 else self.len3
+        return (n >> (5 * seat)) & 31
+
     def _top_run(self, seat: int, suit: int, cap: int) -> int:
         """How many of the highest live cards of suit ``suit`` (an index of ``Order.groups``)
         ``seat`` holds without a gap, at most ``cap``; their ranks become relevant."""
         hand = self.board.hands[seat]
         live = self.live
         n = 0
+        if self.order.monotone:  # the suit's highest live card is its highest bit
+            m = live & self.order.groups[suit]
+            while m and n < cap:
+                top = 1 << (m.bit_length() - 1)
+                if not hand & top:
+                    break
+                n += 1
+                self.rel |= top
+                m ^= top
+            return n
         for c in self.order.down[suit]:
             if (live >> c) & 1:
                 if not (hand >> c) & 1 or n == cap:
@@ -711,7 +737,7 @@ class Solver:
             mine = hand & order.trumps
             if not mine:
                 return -1
-        return order.rank[_top_of(mine, order.above, order.rank)]
+        return order.rank[order.top(mine)]
 
     def _ranked(self, legal: int) -> list[int]:
         """The legal cards as ``rank << 6 | card``, lowest rank first."""
@@ -841,7 +867,7 @@ class Solver:
             elif follow[c] & partner_ruffs:
                 score = 350 - r
             else:
-                top = _top_of(live & follow[c], above, order.rank)
+                top = order.top(live & follow[c])
                 score = 200 - r if (team >> self.owner[top]) & 1 else 100 - r
             h = history[c]
             scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
