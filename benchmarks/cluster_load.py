@@ -6,8 +6,9 @@ PostgreSQL and a fresh Redis prefix; bot delay 0), then plays ``--tables`` table
 first legal action; when a game ends its client opens a new table. Each node gets its
 share of the tables, created on it and played through it (a load balancer that keeps a
 table's sockets on one node); ``--spread`` connects every socket to a random node instead,
-so that most messages are forwarded to the owner. Each node's clients run in a process of
-their own. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
+so that most messages are forwarded to the owner. The clients run in ``--clients``
+processes (2), the same number whatever the node count, so that one node is not measured
+through less client capacity than two; their CPU is reported too. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
 second, the action → acknowledgement latency (p50/p99), the nodes' CPU per accepted action
 and how busy the whole machine was (other work on it leaves the nodes less), for one node
 and for two.
@@ -71,17 +72,16 @@ def start_node(node_id: str, table_prefix: str, redis_prefix: str) -> tuple[subp
 
 
 async def play_tables(
-    home: str,
+    homes: list[tuple[int, str]],
     urls: list[str],
     profile: str,
     seats: int,
-    first_ip: int,
-    tables: int,
     until: float,
     start: float,
     spread: bool,
 ) -> tuple[int, list[float]]:
-    """One table per source address, played until ``until``; (acks, latencies) after ``start``."""
+    """One table per ``(number, home node)``, each from a source address of its own, played
+    until ``until``; (acks, latencies) after ``start``."""
     from websockets.asyncio.client import connect
 
     lat: list[float] = []
@@ -117,7 +117,7 @@ async def play_tables(
                 sent_at = time.monotonic()
                 await ws.send(json.dumps({"type": "action", "version": pending, "action": last_action}))
 
-    async def table_loop(ip: str, seed: int) -> None:
+    async def table_loop(ip: str, seed: int, home: str) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=ip)
         async with httpx.AsyncClient(transport=transport, timeout=10) as http:
             while time.monotonic() < until:
@@ -141,8 +141,10 @@ async def play_tables(
                         await ws.close()
                 seed += 1
 
-    ips = [f"127.0.{1 + (first_ip + k) // 250}.{(first_ip + k) % 250 + 2}" for k in range(tables)]
-    await asyncio.gather(*(table_loop(ip, 1000 * (first_ip + k)) for k, ip in enumerate(ips)), return_exceptions=True)
+    await asyncio.gather(
+        *(table_loop(f"127.0.{1 + k // 250}.{k % 250 + 2}", 1000 * k, home) for k, home in homes),
+        return_exceptions=True,
+    )
     return acks, lat
 
 
@@ -173,7 +175,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run(
-    nodes: int, tables: int, profile: str, seats: int, warmup: float, seconds: float, spread: bool
+    nodes: int, tables: int, profile: str, seats: int, warmup: float, seconds: float, spread: bool, clients: int
 ) -> dict[str, Any]:
     """Start ``nodes`` nodes, load them, stop them; the measured numbers."""
     tag = uuid.uuid4().hex[:8]
@@ -188,19 +190,21 @@ def run(
         start = time.monotonic() + warmup
         until = start + seconds
         out: Any = mp.Queue()
-        share = [tables // nodes + (1 if i < tables % nodes else 0) for i in range(nodes)]
+        # table k lives on node k mod nodes; the same client processes whatever the node count,
+        # so that one node is not measured through fewer clients than two
+        homes = [(k, urls[k % nodes]) for k in range(tables)]
         workers = []
-        first = 0
-        for i, url in enumerate(urls):
-            args = (url, urls, profile, seats, first, share[i], until, start, spread)
+        for i in range(clients):
+            args = (homes[i::clients], urls, profile, seats, until, start, spread)
             p = mp.Process(target=client_process, args=(args, out))
             p.start()
             workers.append(p)
-            first += share[i]
         time.sleep(max(0.0, start - time.monotonic()))
         cpu0, busy0 = [cpu_seconds(p.pid) for p in procs], machine_busy()
+        ccpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid is not None)
         time.sleep(max(0.0, until - time.monotonic()))
         cpu1, busy1 = [cpu_seconds(p.pid) for p in procs], machine_busy()
+        ccpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid is not None)
         acks = 0
         lat: list[float] = []
         for _ in workers:
@@ -217,6 +221,7 @@ def run(
             "ack_p99_ms": round(pct(lat, 0.99) * 1000, 1),
             "node_cpu_ms_per_action": round(1000 * (sum(cpu1) - sum(cpu0)) / max(1, acks), 2),
             "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
+            "client_cpu_percent": round(100 * (ccpu1 - ccpu0) / seconds),
             "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / max(1e-9, busy1[1] - busy0[1])),
         }
     finally:
@@ -265,7 +270,11 @@ def main() -> int:
         help="compare at this p99: for each node count, the most actions/s over --ladder whose p99 stays under it",
     )
     ap.add_argument("--ladder", default="6,12,24,48", help="table counts tried with --p99-ms (default 6,12,24,48)")
+    ap.add_argument(
+        "--clients", type=int, default=2, help="client processes, the same for every node count (default 2, at most 8)"
+    )
     args = ap.parse_args()
+    clients = max(1, min(8, args.clients))
     import tapete
 
     seats = int(tapete.new_game(args.profile, seed=1).num_players)
@@ -274,11 +283,11 @@ def main() -> int:
     results = []
     for n in (int(x) for x in args.nodes.split(",")):
         if args.p99_ms is None:
-            r = run(n, tables, args.profile, seats, args.warmup, seconds, args.spread)
+            r = run(n, tables, args.profile, seats, args.warmup, seconds, args.spread, clients)
         else:
             best: dict[str, Any] = {"nodes": n, "tables": 0, "actions_per_s": 0.0}
             for count in (min(MAX_TABLES, int(x)) for x in args.ladder.split(",")):
-                step = run(n, count, args.profile, seats, args.warmup, seconds, args.spread)
+                step = run(n, count, args.profile, seats, args.warmup, seconds, args.spread, clients)
                 print(json.dumps(step), flush=True)
                 if step["ack_p99_ms"] > args.p99_ms:
                     break
