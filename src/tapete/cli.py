@@ -88,6 +88,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         remote_bots=args.remote_bots,
         next_hand_wait=args.next_hand_wait,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
 
 
@@ -132,6 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--node-id", default="", help="this node's name in the cluster (default: a random one)")
     p.add_argument("--redis-prefix", default="tapete:", help="prefix of the cluster's Redis keys (default tapete:)")
     p.add_argument("--remote-bots", action="store_true", help="bots decide in 'tapete worker' processes via Redis")
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="proxies (addresses or networks, comma-separated; '*' for any) whose X-Forwarded-For header names the "
+        "client, for the per-address limits (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
     p.set_defaults(func=cmd_serve)
 
     from tapete.cluster_worker import add_worker_parser

@@ -168,3 +168,59 @@ def test_unusable_data_folders_stop_serve_with_one_line(tmp_path: Path, monkeypa
     monkeypatch.setattr(startup.shutil, "disk_usage", lambda p: type("U", (), {"free": 1024})())
     with pytest.raises(startup.StartupError, match="is full"):
         startup.check_folder(tmp_path)
+
+
+def _served(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``tapete serve`` on a free port with a fresh SQLite file; returns once ``/healthz`` answers."""
+    import httpx
+
+    from tests.server.helpers import free_port
+
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", db, *args],
+        env={k: v for k, v in os.environ.items() if k != "FORWARDED_ALLOW_IPS"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("tapete serve did not start")
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(tmp_path: Path) -> None:
+    """With ``--forwarded-allow-ips``, the client named by a trusted proxy's X-Forwarded-For is
+    the address the per-address limits count (20 tables a minute here); a request from any
+    other address is counted as its own, whatever header it sends."""
+    import httpx
+
+    proc, url = _served(tmp_path, "--forwarded-allow-ips", "127.0.0.3")
+    body = {"profile": "cutthroat", "seats": HUMANS}
+    try:
+        proxy = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=10)
+        stranger = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.4"), timeout=10)
+        with proxy, stranger:
+            for k in range(Limits().tables_per_client_minute + 1):  # one table each for many clients
+                r = proxy.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": f"198.51.100.{k + 1}"})
+                assert r.status_code == 201, r.text
+            for _ in range(Limits().tables_per_client_minute):  # one client behind the proxy, up to its limit
+                r = proxy.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": "203.0.113.7"})
+                assert r.status_code == 201, r.text
+            r = proxy.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": "203.0.113.7"})
+            assert (r.status_code, r.json()["code"]) == (429, "too_many_tables")
+            for k in range(Limits().tables_per_client_minute):  # not a trusted proxy: the header is ignored
+                r = stranger.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": f"192.0.2.{k + 1}"})
+                assert r.status_code == 201, r.text
+            r = stranger.post(f"{url}/api/tables", json=body, headers={"X-Forwarded-For": "192.0.2.200"})
+            assert (r.status_code, r.json()["code"]) == (429, "too_many_tables")
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -39,12 +39,15 @@ def serve(
     redis_prefix: str = "tapete:",
     remote_bots: bool = False,
     next_hand_wait: float = 30.0,
+    forwarded_allow_ips: str | None = None,
 ) -> int:
     """Run the server until interrupted; prints the address to open once the data folder is usable.
 
     With ``redis_url`` it is one node of several sharing the PostgreSQL log (``db_url``) and
     that Redis (``docs/deploy.md``). An unusable data folder, database or Redis is one line
-    on standard error and exit status 2.
+    on standard error and exit status 2. Behind a load balancer, ``forwarded_allow_ips``
+    names the proxies whose ``X-Forwarded-For`` gives the client's address, which the
+    per-address limits count (``None``: ``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1``).
     """
     import uvicorn
 
@@ -81,6 +84,8 @@ def serve(
         limit_concurrency=MAX_HTTP_CONNECTIONS,
         timeout_keep_alive=5,
         log_level="warning",
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     return 0
 
