@@ -35,7 +35,10 @@ Pure: no I/O, no global state but the solver's own table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
 
@@ -91,12 +94,16 @@ class Bucket:
     """The table's entries for one leader, flags and suit lengths per hand: for each pattern
     (``Solver._pattern``, in the order first stored) the bounds by the owners it covers."""
 
-    __slots__ = ("masks", "tables", "where")
+    __slots__ = ("filters", "index", "masks", "tables")
 
     def __init__(self) -> None:
         self.masks: list[int] = []
         self.tables: list[dict[int, int]] = []
-        self.where: dict[int, dict[int, int]] = {}
+        self.filters: list[int] = []
+        """For each pattern, a bit for each ``_filter_bit`` of its stored keys (most
+        misses end there, without a dictionary lookup)."""
+        self.index: dict[int, int] = {}
+        """Each pattern's place in ``masks``."""
 
 
 class Board(TrickState):
@@ -343,9 +350,26 @@ class Solver:
             if bucket is not None:
                 masks = bucket.masks
                 tables = bucket.tables
+                filters = bucket.filters
+                c0: i64 = p0
+                c1: i64 = p1
+                c2: i64 = p2
+                c3: i64 = p3
                 for j in range(len(masks)):
-                    m = masks[j]
-                    d = tables[j].get(_key(m, p0, p1, p2, p3), -1)
+                    m: i64 = masks[j]
+                    w0: i64 = m & 63
+                    w1: i64 = (m >> 6) & 63
+                    w2: i64 = (m >> 12) & 63
+                    w3: i64 = m >> 18
+                    # the top cards' owners (shifting variables: a literal 1 would be shifted as a C int)
+                    q0: i64 = c0 ^ ((c0 >> w0) << w0)
+                    q1: i64 = c1 ^ ((c1 >> w1) << w1)
+                    q2: i64 = c2 ^ ((c2 >> w2) << w2)
+                    q3: i64 = c3 ^ ((c3 >> w3) << w3)
+                    f: i64 = filters[j]
+                    if not (f >> ((q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 61)) & 1:
+                        continue
+                    d = tables[j].get(_key(masks[j], p0, p1, p2, p3), -1)  # may pass 64 bits: not i64
                     if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
@@ -436,17 +460,26 @@ class Solver:
         """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards."""
         mask = self._pattern(rel)
         key = _key(mask, parts[0], parts[1], parts[2], parts[3])
+        bit = 1 << _filter_bit(
+            parts[0] & ((1 << (mask & 63)) - 1),
+            parts[1] & ((1 << ((mask >> 6) & 63)) - 1),
+            parts[2] & ((1 << ((mask >> 12) & 63)) - 1),
+            parts[3] & ((1 << (mask >> 18)) - 1),
+        )
         level = self.table.get(outer)
         if level is None:
             level = self.table[outer] = {}
         bucket = level.get(inner)
         if bucket is None:
             bucket = level[inner] = Bucket()
-        entries = bucket.where.get(mask)
-        if entries is None:
-            entries = bucket.where[mask] = {}
+        j = bucket.index.get(mask, -1)
+        if j < 0:
+            j = bucket.index[mask] = len(bucket.masks)
             bucket.masks.append(mask)
-            bucket.tables.append(entries)
+            bucket.tables.append({})
+            bucket.filters.append(0)
+        entries = bucket.tables[j]
+        bucket.filters[j] |= bit
         old = entries.get(key, -1)
         if old >= 0:
             lo = (data >> 6) & 63
@@ -895,6 +928,11 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
     key |= (p1 & ((1 << w1) - 1)) << w0
     key |= (p2 & ((1 << w2) - 1)) << (w0 + w1)
     return key | ((p3 & ((1 << w3) - 1)) << (w0 + w1 + w2))
+
+
+def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
+    """A key's bit in its pattern's filter (``Bucket.filters``), from the suits' cut parts."""
+    return (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 61
 
 
 def _widest(a: int, b: int) -> int:
