@@ -421,7 +421,8 @@ class Solver:
         best_move = -1
         a = alpha
         z = beta
-        for card in self._ordered_moves(b.turn, hint):
+        for x in self._ordered_moves(b.turn, hint):
+            card = x & 127
             self.rel = 0
             v = self._try(card, a, z)
             rel |= self.rel
@@ -810,7 +811,8 @@ class Solver:
         return out
 
     def _ordered_moves(self, seat: int, hint: int) -> list[int]:
-        """One card of each class of equivalent legal cards, the likeliest best first.
+        """One card of each class of equivalent legal cards, the likeliest best first, each
+        as its score with the card in the low 7 bits.
 
         First the table's best card. Following: low when the trick is the side's already;
         else the cheapest card that wins against everything the later opponents can
@@ -906,7 +908,7 @@ class Solver:
             scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
             prev = c
         scored.sort(reverse=True)
-        return [x & 127 for x in scored]
+        return scored
 
 
 def _count(mask: int) -> int:
