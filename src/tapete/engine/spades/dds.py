@@ -148,7 +148,7 @@ def position(
     b.hands = list(hands)
     seat = leader
     for c in trick:
-        b.hands[seat] |= 1 << c
+        b.hands[seat] = b.hands[seat] | (1 << c)
         seat = b.next_of[seat]
     b.turn = leader
     for c in trick:
@@ -292,7 +292,7 @@ class Solver:
                     wc = c
             if (saved_mask | bit) & b.follow[wc] & ~(1 << wc):
                 self.rel |= 1 << wc
-            b.tricks_won[w] -= 1
+            b.tricks_won[w] = b.tricks_won[w] - 1  # not -=: compiled, that is a generic call
             b.tricks_left += 1
             b.trick = trick
             if b.sitting_out != sitting:
@@ -302,7 +302,7 @@ class Solver:
         else:
             v = self._search(alpha, beta)
         trick.pop()
-        b.hands[seat] |= bit
+        b.hands[seat] = b.hands[seat] | bit
         b.turn = seat
         b.lead_mask, b.power, b.best_card, b.best_seat = lead_mask, power, best_card, best_seat
         b.spades_broken, b.must_lead_2c = broken, lead2c
@@ -431,7 +431,7 @@ class Solver:
                     best = v
                     best_move = card
                     if v >= z:
-                        self.history[card] += 1
+                        self.history[card] = self.history[card] + 1
                         break
                     if v > a:
                         a = v
@@ -439,7 +439,7 @@ class Solver:
                 best = v
                 best_move = card
                 if v <= a:
-                    self.history[card] += 1
+                    self.history[card] = self.history[card] + 1
                     break
                 if v < z:
                     z = v
@@ -480,7 +480,7 @@ class Solver:
             bucket.tables.append({})
             bucket.filters.append(0)
         entries = bucket.tables[j]
-        bucket.filters[j] |= bit
+        bucket.filters[j] = bucket.filters[j] | bit
         old = entries.get(key, -1)
         if old >= 0:
             lo = (data >> 6) & 63
@@ -940,10 +940,12 @@ def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
 def _widest(a: int, b: int) -> int:
     """Two patterns (``Solver._pattern``) joined: the wider of each suit's widths."""
     out = 0
-    for shift in (0, 6, 12, 18):
+    shift = 0
+    while shift < 24:
         x = (a >> shift) & 63
         y = (b >> shift) & 63
         out |= (x if x > y else y) << shift
+        shift += 6
     return out
 
 

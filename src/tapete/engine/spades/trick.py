@@ -29,6 +29,7 @@ TWO_OF_DIAMONDS: Final = 13
 PRIZE_JACK_CARDS: Final = {"JC": 9, "JD": 22, "JH": 35}
 """The prize jacks a profile may name, and their cards."""
 
+
 class TrickTables:
     """One trump rule as tables: each card's suit for following, its power for winning.
 
@@ -322,7 +323,7 @@ class TrickState:
     def play(self, card: int) -> None:
         """Play ``card`` for the seat whose turn it is (unchecked: it must be playable)."""
         seat = self.turn
-        self.hands[seat] ^= 1 << card
+        self.hands[seat] = self.hands[seat] ^ (1 << card)  # not ^=: compiled, that is a generic call
         trick = self.trick
         if trick:
             p = self.power[card]
@@ -343,7 +344,7 @@ class TrickState:
             return
         # the trick is full: count it for its winner, with any prize jack in it
         winner = self.best_seat
-        self.tricks_won[winner] += 1
+        self.tricks_won[winner] = self.tricks_won[winner] + 1
         if self.prize_all:
             in_trick = 0
             for c in trick:
