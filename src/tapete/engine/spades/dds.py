@@ -421,7 +421,7 @@ class Solver:
         best_move = -1
         a = alpha
         z = beta
-        for x in self._ordered_moves(b.turn, hint):
+        for x in reversed(self._ordered_moves(b.turn, hint)):
             card = x & 127
             self.rel = 0
             v = self._try(card, a, z)
@@ -811,7 +811,7 @@ class Solver:
         return out
 
     def _ordered_moves(self, seat: int, hint: int) -> list[int]:
-        """One card of each class of equivalent legal cards, the likeliest best first, each
+        """One card of each class of equivalent legal cards, the likeliest best last, each
         as its score with the card in the low 7 bits.
 
         First the table's best card. Following: low when the trick is the side's already;
@@ -907,7 +907,7 @@ class Solver:
             h = history[c]
             scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
             prev = c
-        scored.sort(reverse=True)
+        scored.sort()  # the search walks it from the end: no keyword call
         return scored
 
 
