@@ -94,16 +94,15 @@ class Bucket:
     """The table's entries for one leader, flags and suit lengths per hand: for each pattern
     (``Solver._pattern``, in the order first stored) the bounds by the owners it covers."""
 
-    __slots__ = ("filters", "index", "masks", "tables")
+    __slots__ = ("index", "slots", "tables")
 
     def __init__(self) -> None:
-        self.masks: list[int] = []
+        self.slots: list[int] = []
+        """Each pattern (24 bits) with its filter above it: a bit for each ``_filter_bit``
+        of its stored keys (most misses end there, without a dictionary lookup)."""
         self.tables: list[dict[int, int]] = []
-        self.filters: list[int] = []
-        """For each pattern, a bit for each ``_filter_bit`` of its stored keys (most
-        misses end there, without a dictionary lookup)."""
         self.index: dict[int, int] = {}
-        """Each pattern's place in ``masks``."""
+        """Each pattern's place in ``slots``."""
 
 
 class Board(TrickState):
@@ -348,28 +347,28 @@ class Solver:
             level = self.table.get(outer)
             bucket = level.get(inner) if level is not None else None
             if bucket is not None:
-                masks = bucket.masks
                 tables = bucket.tables
-                filters = bucket.filters
                 c0: i64 = p0
                 c1: i64 = p1
                 c2: i64 = p2
                 c3: i64 = p3
-                for j in range(len(masks)):
-                    m: i64 = masks[j]
-                    w0: i64 = m & 63
-                    w1: i64 = (m >> 6) & 63
-                    w2: i64 = (m >> 12) & 63
-                    w3: i64 = m >> 18
+                j = -1
+                for slot in bucket.slots:
+                    j += 1
+                    x: i64 = slot
+                    w0: i64 = x & 63
+                    w1: i64 = (x >> 6) & 63
+                    w2: i64 = (x >> 12) & 63
+                    w3: i64 = (x >> 18) & 63
                     # the top cards' owners (shifting variables: a literal 1 would be shifted as a C int)
                     q0: i64 = c0 ^ ((c0 >> w0) << w0)
                     q1: i64 = c1 ^ ((c1 >> w1) << w1)
                     q2: i64 = c2 ^ ((c2 >> w2) << w2)
                     q3: i64 = c3 ^ ((c3 >> w3) << w3)
-                    f: i64 = filters[j]
-                    if not (f >> ((q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 61)) & 1:
+                    if not (x >> (24 + (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 37)) & 1:
                         continue
-                    d = tables[j].get(_key(masks[j], p0, p1, p2, p3), -1)  # may pass 64 bits: not i64
+                    m = slot & 0xFFFFFF
+                    d = tables[j].get(_key(m, p0, p1, p2, p3), -1)  # may pass 64 bits: not i64
                     if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
@@ -461,11 +460,14 @@ class Solver:
         """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards."""
         mask = self._pattern(rel)
         key = _key(mask, parts[0], parts[1], parts[2], parts[3])
-        bit = 1 << _filter_bit(
-            parts[0] & ((1 << (mask & 63)) - 1),
-            parts[1] & ((1 << ((mask >> 6) & 63)) - 1),
-            parts[2] & ((1 << ((mask >> 12) & 63)) - 1),
-            parts[3] & ((1 << (mask >> 18)) - 1),
+        bit = 1 << (
+            24
+            + _filter_bit(
+                parts[0] & ((1 << (mask & 63)) - 1),
+                parts[1] & ((1 << ((mask >> 6) & 63)) - 1),
+                parts[2] & ((1 << ((mask >> 12) & 63)) - 1),
+                parts[3] & ((1 << (mask >> 18)) - 1),
+            )
         )
         level = self.table.get(outer)
         if level is None:
@@ -475,12 +477,11 @@ class Solver:
             bucket = level[inner] = Bucket()
         j = bucket.index.get(mask, -1)
         if j < 0:
-            j = bucket.index[mask] = len(bucket.masks)
-            bucket.masks.append(mask)
+            j = bucket.index[mask] = len(bucket.slots)
+            bucket.slots.append(mask)
             bucket.tables.append({})
-            bucket.filters.append(0)
         entries = bucket.tables[j]
-        bucket.filters[j] = bucket.filters[j] | bit
+        bucket.slots[j] = bucket.slots[j] | bit
         old = entries.get(key, -1)
         if old >= 0:
             lo = (data >> 6) & 63
@@ -933,8 +934,8 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
 
 
 def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
-    """A key's bit in its pattern's filter (``Bucket.filters``), from the suits' cut parts."""
-    return (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 61
+    """A key's bit in its pattern's filter (``Bucket.slots``), from the suits' cut parts."""
+    return (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 37
 
 
 def _widest(a: int, b: int) -> int:
