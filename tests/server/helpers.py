@@ -56,7 +56,6 @@ class Server(subprocess.Popen[bytes]):
 def start_server(db_url: str, port: int | None = None, **kw: Any) -> Server:
     """``create_app(db_url, **kw)`` run by uvicorn in a subprocess (the server's guarded protocol),
     on ``port`` (a free one if ``None``); returns once ``/healthz`` answers."""
-    import httpx
 
     port = free_port() if port is None else port
     kw.setdefault("bot_delay", 0.0)
@@ -72,13 +71,21 @@ def start_server(db_url: str, port: int | None = None, **kw: Any) -> Server:
     )
     proc = Server([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     proc.url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    wait_until_up(proc, proc.url)
+    return proc
+
+
+def wait_until_up(proc: subprocess.Popen[bytes], url: str, seconds: float = 30) -> None:
+    """Return once ``url``'s ``/healthz`` answers; fail if ``proc`` dies or ``seconds`` pass."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise AssertionError(proc.stderr.read().decode() if proc.stderr else "server died")
         try:
-            if httpx.get(f"{proc.url}/healthz", timeout=1).status_code == 200:
-                return proc
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tapete.server import startup
 from tapete.server.limits import Limits
-from tests.server.helpers import Player, create_table, make_app, start_server
+from tests.server.helpers import Player, create_table, free_port, make_app, start_server, wait_until_up
 
 HUMANS = ["human", "human", "human"]
 
@@ -172,10 +172,6 @@ def test_unusable_data_folders_stop_serve_with_one_line(tmp_path: Path, monkeypa
 
 def _served(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
     """``tapete serve`` on a free port with a fresh SQLite file; returns once ``/healthz`` answers."""
-    import httpx
-
-    from tests.server.helpers import free_port
-
     port = free_port()
     db = f"sqlite:///{tmp_path / 'serve.db'}"
     proc = subprocess.Popen(
@@ -185,15 +181,8 @@ def _served(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("tapete serve did not start")
+    wait_until_up(proc, url)
+    return proc, url
 
 
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(tmp_path: Path) -> None:
