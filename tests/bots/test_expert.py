@@ -26,9 +26,9 @@ def test_expert_plays_a_legal_hand(profile: str) -> None:
     assert g.hand_number != hand or g.is_over()
 
 
-def _late_position(seed: int) -> tapete.engine.spades.game.SpadesGame:
+def _late_position(seed: int, profile: str = "spades") -> tapete.engine.spades.game.SpadesGame:
     rng = random.Random(seed)
-    g = tapete.new_game("spades", seed=seed)
+    g = tapete.new_game(profile, seed=seed)
     while g.phase.name != "PLAY":
         legal = g.legal_actions()
         plain = [a for a in legal if g.action_to_record(a, g.to_act).get("bid") not in (0, "0", "nil", "BN")]
@@ -103,16 +103,9 @@ def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included()
 def test_expert_leaves_individual_profiles_to_hard() -> None:
     """Every seat for itself: the solver's paranoid count is not used for play (it played
     worse than hard over 300 Cutthroat deals); spades late in a hand still uses it."""
-    rng = random.Random(3)
-    g = tapete.new_game("cutthroat", seed=3)
-    while g.phase.name != "PLAY":
-        legal = g.legal_actions()
-        plain = [a for a in legal if g.action_to_record(a, g.to_act).get("bid") not in (0, "0", "nil", "BN")]
-        g.apply(rng.choice(plain or legal))
-    while max(bin(h).count("1") for h in g.hands) > 3:
-        g.apply(rng.choice(g.legal_actions()))
+    g = _late_position(3, "cutthroat")
     view = read_view(g.observation(g.to_act))
     assert len(view.legal) > 1  # a real choice
     assert expert_play(view, random.Random(0), 6, 200_000, 7) is None
-    spades = read_view(_late_position(0).observation(_late_position(0).to_act))
-    assert expert_play(spades, random.Random(0), 6, 200_000, 7) is not None
+    late = _late_position(0)
+    assert expert_play(read_view(late.observation(late.to_act)), random.Random(0), 6, 200_000, 7) is not None

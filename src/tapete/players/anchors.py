@@ -64,7 +64,6 @@ ANCHORS: Final[Mapping[str, Mapping[str, float]]] = {
 }
 """The anchor μ of each family's bot levels (σ is :data:`ANCHOR_SIGMA`), as each family registers
 them (``Family.bot_anchors``): ``derive(LADDER)``, rounded, which the tests check."""
-"""The anchor μ of each family's bot levels (σ is :data:`ANCHOR_SIGMA`): ``derive(LADDER)``, rounded."""
 
 
 def win_probability(mean: float, ci95: Sequence[float], deals: int) -> float:

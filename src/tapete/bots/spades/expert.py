@@ -2,7 +2,7 @@
 
 Deals consistent with everything the seat has seen are drawn by the hard level's
 sampler (bid-weighted); on each, the solver gives every legal card's tricks for the
-seat's side (its team, or the seat alone against all the others). A card scores, summed
+seat's team. A card scores, summed
 over the deals, what the hand would then be worth as the hard level counts it: the
 side's score change minus the other sides' mean (``trick_utilities``: the profile's own
 scoring, so a set, a bag penalty or the opponents' failed contract all count). Each decision has a
@@ -22,7 +22,7 @@ import random
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.search import candidate_plays, seat_utilities
-from tapete.bots.spades.view import View, bid_target, is_nil
+from tapete.bots.spades.view import View, is_nil
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.determinize import FastHand
 from tapete.engine.spades.scoring import score_hand
@@ -42,43 +42,21 @@ def side_mask(view: View) -> int:
     return sum(1 << s for s in range(view.n) if view.side(s) == view.side(view.seat))
 
 
-def side_bid(view: View, side: int) -> int:
-    """The tricks the side has bid (0 when nothing counts yet)."""
-    return sum(bid_target(view.bids[s]) for s in range(view.n) if (side >> s) & 1)
-
-
 def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float]:
-    """For each number ``t`` (0 … ``left``) of the remaining tricks the side takes: the
-    hand's worth to the observer — its side's score change minus the other sides' mean,
-    in hundreds (``search.seat_utilities``), scored by the profile (``score_hand``).
-
-    The tricks the side does not take go to the other seats: in a partnership to the
-    other team; among individual opponents first where they still need tricks for their
-    bids (the reading least favourable to the observer), the rest in turn as bags.
-    """
-    n = view.n
-    ours = [s for s in range(n) if (side >> s) & 1]
-    others = [s for s in range(n) if not (side >> s) & 1]
-    need = {s: max(0, bid_target(view.bids[s]) - view.tricks_won[s]) for s in others}
-    others.sort(key=lambda s: (need[s], s))
-    side_of = [view.side(s) for s in range(n)]
-    sides = view.rules.sides
+    """For each number ``t`` (0 … ``left``) of the remaining tricks the observer's team
+    (``side``) takes, the other team taking the rest: the hand's worth to the observer —
+    its team's score change minus the other team's, in hundreds
+    (``search.seat_utilities``), scored by the profile (``score_hand``)."""
+    ours = next(s for s in range(view.n) if (side >> s) & 1)
+    theirs = next(s for s in range(view.n) if not (side >> s) & 1)
+    side_of = [view.side(s) for s in range(view.n)]
     out: list[float] = []
     for t in range(left + 1):
         tricks = list(view.tricks_won)
-        tricks[ours[0]] += t
-        rest = left - t
-        for s in others:
-            give = min(rest, need[s])
-            tricks[s] += give
-            rest -= give
-        i = 0
-        while rest > 0:
-            tricks[others[i % len(others)]] += 1
-            rest -= 1
-            i += 1
+        tricks[ours] += t
+        tricks[theirs] += left - t
         change = score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners).change
-        out.append(seat_utilities(change, side_of, sides)[view.seat])
+        out.append(seat_utilities(change, side_of, view.rules.sides)[view.seat])
     return out
 
 
@@ -127,7 +105,6 @@ __all__ = [
     "DEFAULT_EXPERT_SAMPLES",
     "MIN_DEALS",
     "expert_play",
-    "side_bid",
     "side_mask",
     "trick_utilities",
 ]

@@ -365,6 +365,7 @@ class Solver:
                     q1: i64 = c1 ^ ((c1 >> w1) << w1)
                     q2: i64 = c2 ^ ((c2 >> w2) << w2)
                     q3: i64 = c3 ^ ((c3 >> w3) << w3)
+                    # ``_filter_bit`` written out in native ints (a call here costs a node's time)
                     if not (x >> (24 + (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 37)) & 1:
                         continue
                     m = slot & 0xFFFFFF
