@@ -6,11 +6,16 @@ PostgreSQL and a fresh Redis prefix; bot delay 0), then plays ``--tables`` table
 first legal action; when a game ends its client opens a new table. Each node gets its
 share of the tables, created on it and played through it (a load balancer that keeps a
 table's sockets on one node); ``--spread`` connects every socket to a random node instead,
-so that most messages are forwarded to the owner. The clients run in ``--clients``
-processes (2), the same number whatever the node count, so that one node is not measured
-through less client capacity than two; their CPU is reported too. A client reads (parses)
-only the messages that can concern it — its own turn, its acknowledgement, the end — so
-that the load it makes costs the machine little beside the nodes. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
+so that most messages are forwarded to the owner. The same clients play whatever the node
+count, so that one node is not measured through less client capacity than two, and their
+CPU is reported too. By default (``--client native``) they are one process of
+``wsload.c`` (built here with gcc): an epoll loop that costs a few microseconds a message,
+so that on a 2-core machine the clients do not take the core a second node needs (the
+Python clients cost about half of what the server does per action). It offers no
+compression, so the nodes send plain frames. ``--client python`` runs ``--clients``
+processes (2) of the ``websockets`` client instead (compression on); a client reads
+(parses) only the messages that can concern it — its own turn, its acknowledgement, the
+end. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
 second, the action → acknowledgement latency (p50/p99), the nodes' CPU per accepted action
 and how busy the whole machine was (other work on it leaves the nodes less), for one node
 and for two.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -35,6 +41,8 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import uuid
 from typing import Any
@@ -159,6 +167,79 @@ def client_process(args: tuple[Any, ...], out: Any) -> None:
     out.put(asyncio.run(play_tables(*args)))
 
 
+def build_native() -> str:
+    """Compile ``wsload.c`` (the native client) into a temporary directory; its path."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wsload.c")
+    exe = os.path.join(tempfile.mkdtemp(prefix="wsload-"), "wsload")
+    subprocess.run(["gcc", "-O2", "-o", exe, src], check=True)
+    return exe
+
+
+class NativeClients:
+    """The tables played through one ``wsload`` process: this driver creates each table over
+    HTTP from the table's own source address and hands the client its seats' tokens; the
+    client plays it and says when the game is over, and the driver creates the next."""
+
+    def __init__(
+        self, exe: str, homes: list[tuple[int, str]], urls: list[str], profile: str, seats: int, warmup: float,
+        seconds: float, spread: bool,
+    ) -> None:  # fmt: skip
+        self.homes, self.urls, self.profile, self.seats, self.spread = dict(homes), urls, profile, seats, spread
+        self.seeds = {k: 1000 * k for k in self.homes}
+        self.http: dict[int, httpx.Client] = {}
+        self.proc = subprocess.Popen(
+            [exe, str(warmup), str(seconds), str(seats)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.result: tuple[int, float, float, int] | None = None
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        for k in self.homes:
+            self._next_table(k)
+        self.reader.start()
+
+    def _next_table(self, k: int) -> None:
+        ip = f"127.0.{1 + k // 250}.{k % 250 + 2}"
+        if k not in self.http:
+            self.http[k] = httpx.Client(transport=httpx.HTTPTransport(local_address=ip), timeout=10)
+        r = self.http[k].post(
+            f"{self.homes[k]}/api/tables",
+            json={"profile": self.profile, "seats": ["human"] * self.seats, "seed": self.seeds[k]},
+        )
+        r.raise_for_status()
+        t = r.json()
+        self.seeds[k] += 1
+        parts = [str(k), ip, t["table"]]
+        for s in range(self.seats):
+            url = random.choice(self.urls) if self.spread else self.homes[k]
+            parts += [url.rsplit(":", 1)[1], t["seats"][s]["token"]]
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(" ".join(parts) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:  # the client has finished its measured window
+            pass
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            kind, *rest = line.split()
+            if kind == "D":
+                with contextlib.suppress(httpx.HTTPError):  # the nodes are being stopped
+                    self._next_table(int(rest[0]))
+            elif kind == "R":
+                acks, p50, p99, errors = (int(x) for x in rest)
+                self.result = (acks, p50 / 1e6, p99 / 1e6, errors)
+
+    def finish(self, timeout: float) -> tuple[int, float, float, int]:
+        """(acks, p50 s, p99 s, errors) once the client has measured its window."""
+        self.proc.wait(timeout)
+        self.reader.join(10)
+        for c in self.http.values():
+            c.close()
+        if self.result is None:
+            raise SystemExit("wsload gave no result")
+        return self.result
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux ``/proc``)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -182,9 +263,11 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run(
-    nodes: int, tables: int, profile: str, seats: int, warmup: float, seconds: float, spread: bool, clients: int
-) -> dict[str, Any]:
-    """Start ``nodes`` nodes, load them, stop them; the measured numbers."""
+    nodes: int, tables: int, profile: str, seats: int, warmup: float, seconds: float, spread: bool, clients: int,
+    exe: str = "",
+) -> dict[str, Any]:  # fmt: skip
+    """Start ``nodes`` nodes, load them through ``exe`` (the native client) or ``clients``
+    Python processes, stop them; the measured numbers."""
     tag = uuid.uuid4().hex[:8]
     table_prefix, redis_prefix = f"bench_{tag}_", f"bench:{tag}:"
     procs: list[subprocess.Popen[bytes]] = []
@@ -194,38 +277,48 @@ def run(
             proc, url = start_node(f"n{n}", table_prefix, redis_prefix)
             procs.append(proc)
             urls.append(url)
+        # table k lives on node k mod nodes; the same clients whatever the node count, so
+        # that one node is not measured through less client capacity than two
+        homes = [(k, urls[k % nodes]) for k in range(tables)]
         start = time.monotonic() + warmup
         until = start + seconds
-        out: Any = mp.Queue()
-        # table k lives on node k mod nodes; the same client processes whatever the node count,
-        # so that one node is not measured through fewer clients than two
-        homes = [(k, urls[k % nodes]) for k in range(tables)]
+        native = None
         workers = []
-        for i in range(clients):
-            args = (homes[i::clients], urls, profile, seats, until, start, spread)
-            p = mp.Process(target=client_process, args=(args, out))
-            p.start()
-            workers.append(p)
+        out: Any = mp.Queue()
+        if exe:
+            native = NativeClients(exe, homes, urls, profile, seats, warmup, seconds, spread)
+            client_pids = [native.proc.pid, os.getpid()]  # the driver creates the tables
+        else:
+            for i in range(clients):
+                args = (homes[i::clients], urls, profile, seats, until, start, spread)
+                p = mp.Process(target=client_process, args=(args, out))
+                p.start()
+                workers.append(p)
+            client_pids = [p.pid for p in workers if p.pid is not None]
         time.sleep(max(0.0, start - time.monotonic()))
         cpu0, busy0 = [cpu_seconds(p.pid) for p in procs], machine_busy()
-        ccpu0 = sum(cpu_seconds(p.pid) for p in workers if p.pid is not None)
+        ccpu0 = sum(cpu_seconds(pid) for pid in client_pids)
         time.sleep(max(0.0, until - time.monotonic()))
         cpu1, busy1 = [cpu_seconds(p.pid) for p in procs], machine_busy()
-        ccpu1 = sum(cpu_seconds(p.pid) for p in workers if p.pid is not None)
+        ccpu1 = sum(cpu_seconds(pid) for pid in client_pids)
         acks = 0
         lat: list[float] = []
-        for _ in workers:
-            a, lt = out.get(timeout=warmup + seconds + 60)
-            acks += a
-            lat.extend(lt)
-        for p in workers:
-            p.join(10)
+        if native is not None:
+            acks, p50, p99, _errors = native.finish(timeout=60)
+        else:
+            for _ in workers:
+                a, lt = out.get(timeout=warmup + seconds + 60)
+                acks += a
+                lat.extend(lt)
+            for p in workers:
+                p.join(10)
+            p50, p99 = pct(lat, 0.5), pct(lat, 0.99)
         return {
             "nodes": nodes,
             "tables": tables,
             "actions_per_s": round(acks / seconds, 1),
-            "ack_p50_ms": round(pct(lat, 0.5) * 1000, 1),
-            "ack_p99_ms": round(pct(lat, 0.99) * 1000, 1),
+            "ack_p50_ms": round(p50 * 1000, 1),
+            "ack_p99_ms": round(p99 * 1000, 1),
             "node_cpu_ms_per_action": round(1000 * (sum(cpu1) - sum(cpu0)) / max(1, acks), 2),
             "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
             "client_cpu_percent": round(100 * (ccpu1 - ccpu0) / seconds),
@@ -280,8 +373,16 @@ def main() -> int:
     ap.add_argument(
         "--clients", type=int, default=2, help="client processes, the same for every node count (default 2, at most 8)"
     )
+    ap.add_argument(
+        "--client",
+        choices=("native", "python"),
+        default="native",
+        help="native: one wsload process (wsload.c, built with gcc; no compression offered); "
+        "python: --clients processes of the websockets client (default native)",
+    )
     args = ap.parse_args()
     clients = max(1, min(8, args.clients))
+    exe = build_native() if args.client == "native" else ""
     import tapete
 
     seats = int(tapete.new_game(args.profile, seed=1).num_players)
@@ -290,11 +391,11 @@ def main() -> int:
     results = []
     for n in (int(x) for x in args.nodes.split(",")):
         if args.p99_ms is None:
-            r = run(n, tables, args.profile, seats, args.warmup, seconds, args.spread, clients)
+            r = run(n, tables, args.profile, seats, args.warmup, seconds, args.spread, clients, exe)
         else:
             best: dict[str, Any] = {"nodes": n, "tables": 0, "actions_per_s": 0.0}
             for count in (min(MAX_TABLES, int(x)) for x in args.ladder.split(",")):
-                step = run(n, count, args.profile, seats, args.warmup, seconds, args.spread, clients)
+                step = run(n, count, args.profile, seats, args.warmup, seconds, args.spread, clients, exe)
                 print(json.dumps(step), flush=True)
                 if step["ack_p99_ms"] > args.p99_ms:
                     break
