@@ -96,14 +96,18 @@ def _side(profile: str, seat: int) -> int:
     return sum(1 << s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
 
 
+POSITIONS = {
+    "profile": st.sampled_from(SPADES_PROFILES),
+    "seed": st.integers(0, 10**6),
+    "cards": st.integers(1, 5),
+    "played": st.integers(0, 9),
+    "seat": st.integers(0, 4),
+}
+"""A small position of a real game (``small_position``) and a seat in it."""
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    profile=st.sampled_from(SPADES_PROFILES),
-    seed=st.integers(0, 10**6),
-    cards=st.integers(1, 5),
-    played=st.integers(0, 9),
-    seat=st.integers(0, 4),
-)
+@given(**POSITIONS)
 def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
     n = tapete.new_game(profile, seed=0).rules.players
     if n == 5:
@@ -127,14 +131,7 @@ def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int,
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    profile=st.sampled_from(SPADES_PROFILES),
-    seed=st.integers(0, 10**6),
-    cards=st.integers(1, 5),
-    played=st.integers(0, 9),
-    seat=st.integers(0, 4),
-    cap=st.integers(1, 6),
-)
+@given(**POSITIONS, cap=st.integers(1, 6))
 def test_counted_seats_and_cap_equal_minimax(
     profile: str, seed: int, cards: int, played: int, seat: int, cap: int
 ) -> None:
