@@ -20,6 +20,7 @@ from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
 from tapete.server.handlers import HANDLERS
 from tapete.server.hub import Hub
+from tapete.server.idle import ReadDeadline
 from tapete.server.protocol import parse_message
 
 log = logging.getLogger("tapete.server")
@@ -53,18 +54,24 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     conn = Connection(ws, hub.rate)
     writer = asyncio.create_task(conn.writer())
     limits = hub.limits
+    task = asyncio.current_task()
+    assert task is not None
+    deadline = ReadDeadline(task)  # one timer per socket, not one per message
     try:
         while True:
             joined = conn.table is not None or hub.ownership.joined(conn)
             wait = limits.idle_seconds if joined else limits.hello_seconds
+            deadline.start(wait)
             try:
-                async with asyncio.timeout(wait):  # no task per message, as wait_for would make
-                    raw = await ws.receive()
-            except TimeoutError:
+                raw = await ws.receive()
+            except asyncio.CancelledError:
+                if not deadline.expired():
+                    raise
                 what = "nothing" if joined else "no hello"
                 conn.error(ServerError("timeout", f"{what} in {wait:g} s: the socket is closed"))
                 conn.close(CLOSE_POLICY)
                 break
+            deadline.stop()
             if raw["type"] == "websocket.disconnect":
                 break
             text = raw.get("text")
@@ -82,6 +89,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        deadline.close()
         hub.ownership.socket_closed(conn)
         if conn.table is not None:
             conn.table.detach(conn)
