@@ -175,6 +175,10 @@ def encode(message: dict[str, Any]) -> str:
 
 def _encode(message: dict[str, Any]) -> str:
     try:
+        return orjson.dumps(message).decode("utf-8")
+    except TypeError:
+        pass  # keys that are not strings (the slower option below), integers beyond 64 bits, lone surrogates
+    try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
     except TypeError:
         pass  # integers beyond 64 bits, lone surrogates: the standard encoder below
