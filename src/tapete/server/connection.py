@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
 
 from starlette.websockets import WebSocket
 
@@ -26,26 +25,15 @@ class Connection:
         self.lang: str = DEFAULT_LANGUAGE
         self.table: Table | None = None
         self.limiter = RateLimiter(rate[0], rate[1])
-        self.outbox: deque[Message | None] = deque()
-        """Messages to send, in order (``None``: close); at most ``OUTBOX``."""
-        self._wake: asyncio.Future[None] | None = None
+        self.outbox: asyncio.Queue[Message | None] = asyncio.Queue(self.OUTBOX)
         self.overflowed = False
         self.close_code = 1000
 
-    def _put(self, item: Message | None) -> bool:
-        if len(self.outbox) >= self.OUTBOX:
-            return False
-        self.outbox.append(item)
-        wake = self._wake
-        if wake is not None:
-            self._wake = None
-            if not wake.done():
-                wake.set_result(None)
-        return True
-
     def send(self, message: Message) -> None:
         """Queue a message; a client that does not read is dropped rather than slowing its table."""
-        if not self._put(message):
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
             self.overflowed = True
 
     def error(self, error: TapeteError, ref: object = None) -> None:
@@ -56,17 +44,13 @@ class Connection:
         """Ask the writer to close the socket (with ``code``) once the queued messages are sent."""
         if code is not None:
             self.close_code = code
-        self._put(None)
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
 
     async def writer(self) -> None:
         """Send queued messages in order until ``close`` (or an overflow)."""
-        outbox = self.outbox
         while True:
-            if not outbox:
-                wake = self._wake = asyncio.get_running_loop().create_future()
-                await wake
-                continue
-            m = outbox.popleft()
+            m = await self.outbox.get()
             if m is None or self.overflowed:
                 with contextlib.suppress(Exception):
                     await self.ws.close(1008 if self.overflowed else self.close_code)
