@@ -9,7 +9,7 @@ import pytest
 import tapete
 from tapete.bots import make_bot
 from tapete.bots.spades.expert import expert_play, side_mask
-from tapete.bots.spades.view import SUITS, read_view
+from tapete.bots.spades.view import read_view
 
 FAST = {"expert_samples": 3, "expert_nodes": 30_000, "samples": 8, "rollouts": 60, "bid_samples": 8}
 
@@ -109,65 +109,3 @@ def test_expert_leaves_individual_profiles_to_hard() -> None:
     assert expert_play(view, random.Random(0), 6, 200_000, 7) is None
     late = _late_position(0)
     assert expert_play(read_view(late.observation(late.to_act)), random.Random(0), 6, 200_000, 7) is not None
-
-
-def test_a_set_nil_costs_its_team_what_the_profile_says() -> None:
-    """The hand's worth with an open nil: the observer's own nil set costs its team 200
-    points against it made (spades: +100 / −100), the opponents' nil set gains as much."""
-    from tapete.bots.spades.expert import HandWorth, open_nils
-    from tapete.engine.spades.determinize import FastHand
-
-    g = _late_position(4)
-    seat = g.to_act
-    obs = g.observation(seat)
-    partner, left_opp = (seat + 2) % 4, (seat + 1) % 4
-    bids = [3, 3, 3, 3]
-    bids[seat] = bids[left_opp] = 0
-    won = list(obs["tricks_won"])
-    won[partner] += won[seat]
-    won[(seat + 3) % 4] += won[left_opp]
-    won[seat] = won[left_opp] = 0
-    obs["bids"], obs["tricks_won"] = bids, won
-    view = read_view(obs)
-    assert open_nils(view) == sorted([seat, left_opp])
-    f = FastHand.from_observation(obs, list(g.hands))
-    worth = HandWorth(view, f, side_mask(view), f.tricks_left, open_nils(view))
-    mine = open_nils(view).index(seat)
-    made, set_ = [0, 0], [0, 0]
-    set_[mine] = 1
-    assert worth(1, tuple(made)) - worth(1, tuple(set_)) == pytest.approx(2.0)
-    theirs = [0, 0]
-    theirs[1 - mine] = 1
-    assert worth(1, tuple(theirs)) - worth(1, tuple(made)) == pytest.approx(2.0)
-
-
-def test_expert_ducks_to_keep_its_nil() -> None:
-    """Following a side suit with its top card and a card under the trick's best, a seat
-    playing nil plays under: the nil is solved for on each deal, not left to hard."""
-    tried = 0
-    for seed in range(200):
-        g = _late_position(seed)
-        rng = random.Random(seed)
-        for _ in range(1 + seed % 2):  # into the trick: second or third to play
-            g.apply(rng.choice(g.legal_actions()))
-        seat = g.to_act
-        obs = g.observation(seat)
-        view = read_view(obs)
-        if not view.trick or view.lead_suit in (-1, 3):  # a side suit led (the top trump always wins)
-            continue
-        suit = [c for c in view.legal if (SUITS[view.lead_suit] >> c) & 1]
-        live = (view.hand | view.unseen) & SUITS[view.lead_suit]
-        top = live.bit_length() - 1
-        under = [c for c in suit if c < view.best_card]
-        if top not in suit or not under or view.best_seat == (seat + 2) % 4:
-            continue
-        bids = [3, 3, 3, 3]
-        bids[seat] = 0
-        won = list(obs["tricks_won"])
-        won[(seat + 2) % 4] += won[seat]
-        won[seat] = 0
-        obs["bids"], obs["tricks_won"] = bids, won
-        card = expert_play(read_view(obs), random.Random(0), 12, 400_000, 7)
-        assert card is not None and card < view.best_card, (seed, card)
-        tried += 1
-    assert tried >= 3
