@@ -164,23 +164,13 @@ def team_of(side: int, seat: int, players: int) -> int:
 class Solver:
     """Double-dummy searches for one side (``side``: a mask of seats); the table is reused.
 
-    The side's seats play to win the most tricks for the ``counted`` seats (default: the
-    side itself), every other seat to win them the fewest. A ``counted`` set apart from
-    the side asks questions such as a nil's: with ``side`` the nil bidder's opponents and
-    ``counted`` the bidder alone, the answer is the most tricks they can force it to take
-    (the cashing and trump bounds, which count the side's own tricks, are then not used).
     With a ``budget`` each answer (``solve``, ``card_values``) may visit that many nodes
-    at most and raises ``SearchLimit`` past it (the table keeps what was proved). With a
-    ``cap`` an answer above it is reported as ``cap`` (``cap=1``: one null-window search).
+    at most and raises ``SearchLimit`` past it (the table keeps what was proved).
     """
 
-    def __init__(self, players: int, side: int, budget: int = 0, counted: int = -1, cap: int = 64) -> None:
+    def __init__(self, players: int, side: int, budget: int = 0) -> None:
         self.players = players
         self.side = side
-        self.counted = side if counted < 0 else counted
-        self.bounds = self.counted == side
-        """Whether the side counts its own tricks (the cashing and trump bounds apply)."""
-        self.cap = cap
         self.budget = budget
         self.stop_at = 0
         self.board = Board(players)
@@ -238,23 +228,18 @@ class Solver:
 
     # --- the answers --------------------------------------------------------------------
     def solve(self, state: TrickState) -> int:
-        """The most tricks from here (the trick in progress included) the side can take
-        for the counted seats (at most ``cap``)."""
+        """The most tricks from here (the trick in progress included) the side can take."""
         self.load(state)
-        v = self._mtd(0, min(self.board.tricks_left, self.cap))
-        return v if v < self.cap else self.cap
+        return self._mtd(0, self.board.tricks_left)
 
     def card_values(self, state: TrickState) -> dict[int, int]:
-        """For each card the seat to play may play: the counted seats' tricks from here
-        after it (at most ``cap``)."""
+        """For each card the seat to play may play: the side's tricks from here after it."""
         self.load(state)
         b = self.board
         out: dict[int, int] = {}
         self.guess = -1
         for cls in self._classes(b.playable_cards(b.hands[b.turn])):
             v = self._value_after(cls[-1])
-            if v > self.cap:
-                v = self.cap
             self.guess = v  # the next card's value is likely close
             for c in cls:
                 out[c] = v
@@ -294,13 +279,11 @@ class Solver:
         b.play(card)
         if completes:
             w = b.last_winner
-            gain = (self.counted >> w) & 1
+            gain = (self.side >> w) & 1
             self.trick_mask = 0
-            if alpha >= 0:
-                v = gain + self._search(alpha - gain, beta - gain)
-            else:  # exact, up to the cap
-                top = self.cap - gain
-                v = gain + self._mtd(0, b.tricks_left if b.tricks_left < top else top, self.guess - gain)
+            v = gain + (
+                self._mtd(0, b.tricks_left, self.guess - gain) if alpha < 0 else self._search(alpha - gain, beta - gain)
+            )
             # the winning card's rank mattered if it beat a card of its own suit
             wc = card
             for c in trick:
@@ -314,7 +297,7 @@ class Solver:
             if b.sitting_out != sitting:
                 b.sit_out(sitting)
         elif alpha < 0:
-            v = self._mtd(0, b.tricks_left if b.tricks_left < self.cap else self.cap, self.guess)
+            v = self._mtd(0, b.tricks_left, self.guess)
         else:
             v = self._search(alpha, beta)
         trick.pop()
@@ -406,7 +389,7 @@ class Solver:
                     return lo if lo >= beta else hi
             if used:
                 rel = self._cards_of(used)
-            if self.bounds and b.sitting_out < 0 and not b.must_lead_2c:
+            if b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
                 q = self._quick_tricks()
                 if (self.side >> b.turn) & 1:
@@ -416,17 +399,16 @@ class Solver:
                 elif left - q < hi:
                     hi = left - q
                     rel |= self.rel
-            if self.bounds:
-                self.rel = 0
-                ours = self._sure_trumps(self.side)
-                if ours > lo:
-                    lo = ours
-                    rel |= self.rel
-                self.rel = 0
-                theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
-                if theirs < hi:
-                    hi = theirs
-                    rel |= self.rel
+            self.rel = 0
+            ours = self._sure_trumps(self.side)
+            if ours > lo:
+                lo = ours
+                rel |= self.rel
+            self.rel = 0
+            theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
+            if theirs < hi:
+                hi = theirs
+                rel |= self.rel
             if lo >= beta or hi <= alpha:
                 self.rel = rel
                 return lo if lo >= beta else hi
@@ -469,11 +451,8 @@ class Solver:
             else:
                 lo = best
                 hi = best
-            if b.must_beat or b.must_lead_2c or b.sitting_out >= 0 or not self.bounds:
-                # ranks decide what may be played, or the first trick, or tricks count for some
-                # seats of a team only (a hand's low card may let it duck a trick another of
-                # its cards must win, which the winning ranks do not see): keep all
-                rel = self.live
+            if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
+                rel = self.live  # ranks decide what may be played, or the first trick: keep all
             self._store(outer, inner, (p0, p1, p2, p3), rel, (best_move << 12) | (lo << 6) | hi)
         self.rel = rel
         return best
@@ -651,7 +630,7 @@ class Solver:
         for c in cards:
             if c != wc and (group >> c) & 1:
                 self.rel = 1 << wc
-        return (self.counted >> ws) & 1
+        return (self.side >> ws) & 1
 
     def _sure_trumps(self, team: int) -> int:
         """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
