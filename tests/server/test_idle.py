@@ -10,15 +10,10 @@ from tapete.server.idle import ReadDeadline
 
 
 async def _read_until(deadline: ReadDeadline, seconds: float, arrives: asyncio.Future[str]) -> str:
-    deadline.start(seconds)
     try:
-        text = await arrives
-    except asyncio.CancelledError:
-        if not deadline.expired():
-            raise
+        return await deadline.read(arrives, seconds)
+    except TimeoutError:
         return "timeout"
-    deadline.stop()
-    return text
 
 
 def test_reads_in_time_move_the_deadline_and_a_late_one_times_out() -> None:
@@ -44,10 +39,14 @@ def test_a_shorter_wait_than_the_one_scheduled_is_kept() -> None:
         task = asyncio.current_task()
         assert task is not None
         deadline = ReadDeadline(task)
-        deadline.start(60.0)
-        deadline.stop()
-        result = await _read_until(deadline, 0.05, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        arrives: asyncio.Future[str] = loop.create_future()
+        loop.call_soon(arrives.set_result, "frame")
+        assert await deadline.read(arrives, 60.0) == "frame"  # a long wait scheduled, then over
+        start = loop.time()
+        result = await _read_until(deadline, 0.05, loop.create_future())
         deadline.close()
+        assert loop.time() - start < 5  # the 0.05 s wait, not the 60 s one scheduled before
         return result
 
     assert asyncio.run(main()) == "timeout"

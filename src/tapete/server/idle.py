@@ -3,13 +3,17 @@
 ``asyncio.timeout`` around each ``receive`` schedules and cancels a timer handle for every
 frame. :class:`ReadDeadline` keeps one handle per socket instead: each read only moves the
 deadline (a float), and the handle, when it fires early, sleeps again until the deadline it
-finds. When a read is still waiting at its deadline, the reading task is cancelled and
-:meth:`ReadDeadline.expired` tells that cancellation from any other.
+finds. When a read is still waiting at its deadline, the reading task is cancelled and the
+read raises ``TimeoutError``; any other cancellation passes through.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class ReadDeadline:
@@ -23,7 +27,19 @@ class ReadDeadline:
         self._fired = False
         self._handle: asyncio.TimerHandle | None = None
 
-    def start(self, seconds: float) -> None:
+    async def read(self, awaitable: Awaitable[T], seconds: float) -> T:
+        """``await awaitable`` (run by the task), for ``seconds`` at most: ``TimeoutError`` past them."""
+        self._start(seconds)
+        try:
+            result = await awaitable
+        except asyncio.CancelledError:
+            if self._expired():
+                raise TimeoutError from None
+            raise
+        self._reading = False
+        return result
+
+    def _start(self, seconds: float) -> None:
         """A read begins: it may wait ``seconds`` at most."""
         loop = self._loop
         self._deadline = deadline = loop.time() + seconds
@@ -35,11 +51,7 @@ class ReadDeadline:
             handle.cancel()
             self._handle = loop.call_at(deadline, self._check)
 
-    def stop(self) -> None:
-        """The read is over (a frame came)."""
-        self._reading = False
-
-    def expired(self) -> bool:
+    def _expired(self) -> bool:
         """Whether the task was cancelled because its read reached the deadline (checked once, in the
         ``CancelledError`` handler: an expiry is then uncancelled and the read is over)."""
         if not self._fired:

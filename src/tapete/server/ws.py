@@ -61,17 +61,13 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
         while True:
             joined = conn.table is not None or hub.ownership.joined(conn)
             wait = limits.idle_seconds if joined else limits.hello_seconds
-            deadline.start(wait)
             try:
-                raw = await ws.receive()
-            except asyncio.CancelledError:
-                if not deadline.expired():
-                    raise
+                raw = await deadline.read(ws.receive(), wait)
+            except TimeoutError:
                 what = "nothing" if joined else "no hello"
                 conn.error(ServerError("timeout", f"{what} in {wait:g} s: the socket is closed"))
                 conn.close(CLOSE_POLICY)
                 break
-            deadline.stop()
             if raw["type"] == "websocket.disconnect":
                 break
             text = raw.get("text")
