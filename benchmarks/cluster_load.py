@@ -303,8 +303,10 @@ def run(
         ccpu1 = sum(cpu_seconds(pid) for pid in client_pids)
         acks = 0
         lat: list[float] = []
+        extra: dict[str, Any] = {}
         if native is not None:
-            acks, p50, p99, _errors = native.finish(timeout=60)
+            acks, p50, p99, errors = native.finish(timeout=60)
+            extra["client_errors"] = errors  # refused upgrades and error answers other than rate_limited
         else:
             for _ in workers:
                 a, lt = out.get(timeout=warmup + seconds + 60)
@@ -323,6 +325,7 @@ def run(
             "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
             "client_cpu_percent": round(100 * (ccpu1 - ccpu0) / seconds),
             "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / max(1e-9, busy1[1] - busy0[1])),
+            **extra,
         }
     finally:
         for proc in procs:

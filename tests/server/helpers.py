@@ -56,7 +56,6 @@ class Server(subprocess.Popen[bytes]):
 def start_server(db_url: str, port: int | None = None, **kw: Any) -> Server:
     """``create_app(db_url, **kw)`` run by uvicorn in a subprocess (the server's guarded protocol),
     on ``port`` (a free one if ``None``); returns once ``/healthz`` answers."""
-
     port = free_port() if port is None else port
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("next_hand_wait", 0.0)

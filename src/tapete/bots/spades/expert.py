@@ -2,11 +2,10 @@
 
 Deals consistent with everything the seat has seen are drawn by the hard level's
 sampler (bid-weighted); on each, the solver gives every legal card's tricks for the
-seat's team. A card scores, summed
-over the deals, what the hand would then be worth as the hard level counts it: the
-side's score change minus the other sides' mean (``trick_utilities``: the profile's own
-scoring, so a set, a bag penalty or the opponents' failed contract all count). Each decision has a
-node budget shared by its deals; deals past it are left out, and when the hand is
+seat's team. A card scores, summed over the deals, what the hand would then be worth as
+the hard level counts it: the team's score change minus the other team's
+(``trick_utilities``: the profile's own scoring, so a set, a bag penalty or the
+opponents' failed contract all count). Each decision has a node budget shared by its deals; deals past it are left out, and when the hand is
 still too big to solve (``dds_cards``), a nil is being played, or fewer deals were
 solved than ``MIN_DEALS`` (too few to read a card's value from), the hard level's
 search decides instead. In the individual profiles (every seat for itself) hard always
