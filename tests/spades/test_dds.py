@@ -174,6 +174,41 @@ def test_shared_table_stays_exact_across_deals(profile: str) -> None:
             assert v == _gain(ref, child, side) + minimax(child, side, memo), (seed, card)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(6, 8),
+    played=st.integers(0, 9),
+    seat=st.integers(0, 4),
+)
+def test_winning_ranks_change_no_answer(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
+    """Larger positions than minimax reaches: every card's value with the winning-ranks
+    table equals the value with a table keyed on every live card's owner."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, cards - 2 if n == 5 else cards, played)
+    if ref.tricks_left == 0:
+        return
+    side = _side(profile, seat % n)
+    assert Solver(n, side).card_values(ref) == Solver(n, side, winning_ranks=False).card_values(ref)
+
+
+# Positions where one search answered a class of touching cards with one card and a
+# table entry then served a position in which those cards no longer touch (found by
+# comparing the two tables on thousands of random positions of 6 to 10 cards a hand).
+SPLIT_CLASSES = [
+    ([0x2480001081030, 0x8308020010048, 0x21802140A00, 0x850514000001], 2, True),
+    ([0x8084204809002, 0x9112001B0, 0x82200041404C, 0x5600082000601], 0, False),
+]
+
+
+@pytest.mark.parametrize(("hands", "turn", "broken"), SPLIT_CLASSES)
+def test_a_class_of_touching_cards_is_matched_whole(hands: list[int], turn: int, broken: bool) -> None:
+    side = 0b0101 << (turn % 2)
+    b = position(hands, turn=turn, tricks_left=len(_bits(hands[0])), spades_broken=broken)
+    assert Solver(4, side).card_values(b) == Solver(4, side, winning_ranks=False).card_values(b)
+
+
 def test_position_plays_the_trick_so_far() -> None:
     from tapete.cards import mask_of_names as m
 
@@ -228,3 +263,20 @@ def test_solver_equals_endplay_on_500_positions() -> None:
         ours = solvers[leader % 2].solve(position(hands, turn=leader, tricks_left=size, spades_broken=True))
         best = max(t for _, t in solve_board(_endplay_deal(hands, leader)))
         assert ours == best, (i, hands, leader)
+
+
+def test_card_values_equal_endplay_where_touching_cards_split() -> None:
+    """The first of ``SPLIT_CLASSES`` (spades broken): every lead's value is endplay's."""
+    pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS for Python) is not installed here")
+    from endplay.dds import solve_board
+
+    hands, leader, _ = SPLIT_CLASSES[0]
+    values = Solver(4, 0b0101 << (leader % 2)).card_values(
+        position(hands, turn=leader, tricks_left=len(_bits(hands[0])), spades_broken=True)
+    )
+    # endplay's suits run spades, hearts, diamonds, clubs; ours clubs to spades
+    theirs = {
+        13 * (3 - card.suit.value) + RANKS.index(card.rank.abbr): t
+        for card, t in solve_board(_endplay_deal(hands, leader))
+    }
+    assert theirs and all(values[c] == t for c, t in theirs.items())

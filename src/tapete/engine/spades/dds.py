@@ -165,13 +165,16 @@ class Solver:
     """Double-dummy searches for one side (``side``: a mask of seats); the table is reused.
 
     With a ``budget`` each answer (``solve``, ``card_values``) may visit that many nodes
-    at most and raises ``SearchLimit`` past it (the table keeps what was proved).
+    at most and raises ``SearchLimit`` past it (the table keeps what was proved). With
+    ``winning_ranks=False`` a table entry serves only its own position (every live card's
+    owner in its key): many more nodes, the same answers, which the tests check.
     """
 
-    def __init__(self, players: int, side: int, budget: int = 0) -> None:
+    def __init__(self, players: int, side: int, budget: int = 0, winning_ranks: bool = True) -> None:
         self.players = players
         self.side = side
         self.budget = budget
+        self.winning_ranks = winning_ranks
         self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
@@ -190,6 +193,9 @@ class Solver:
         self.live = 0
         self.trick_mask = 0
         self.cashed = 0
+        self.merged: list[int] = []
+        """The classes of two or more equivalent cards the last ``_ordered_moves`` merged,
+        each as its lowest card << 7 | its highest."""
 
     # --- set-up -------------------------------------------------------------------------
     def load(self, state: TrickState) -> None:
@@ -328,7 +334,7 @@ class Solver:
         lo = 0
         hi = 0
         hint = -1
-        rel = 0
+        narrowed = 0
         if boundary:
             left = b.tricks_left
             if left == 0 or beta <= 0:
@@ -343,7 +349,7 @@ class Solver:
             inner = self.lens23
             p0, p1, p2, p3 = self.part0, self.part1, self.part2, self.part3
             hi = left
-            used = 0
+            used_lo = used_hi = 0  # the patterns of the entries the bounds came from
             level = self.table.get(outer)
             bucket = level.get(inner) if level is not None else None
             if bucket is not None:
@@ -375,62 +381,72 @@ class Solver:
                         ehi = d & 63
                         if elo > lo:
                             lo = elo
-                            used = _widest(used, m)
+                            used_lo = m
                             hint = d >> 12
                         if ehi < hi:
                             hi = ehi
-                            used = _widest(used, m)
+                            used_hi = m
                             if hint < 0:
                                 hint = d >> 12
                         if lo >= beta or hi <= alpha:
                             break
                 if lo >= beta or hi <= alpha:
-                    self.rel = self._cards_of(used)
+                    # one entry's bound made the cutoff: it rests on that entry's ranks alone
+                    self.rel = self._cards_of(used_lo if lo >= beta else used_hi)
                     return lo if lo >= beta else hi
-            if used:
-                rel = self._cards_of(used)
+            # each bound rests on the ranks of where it came from (the last to improve it)
+            rel_lo = self._cards_of(used_lo) if used_lo else 0
+            rel_hi = self._cards_of(used_hi) if used_hi else 0
             if b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
                 q = self._quick_tricks()
                 if (self.side >> b.turn) & 1:
                     if q > lo:
                         lo = q
-                        rel |= self.rel
+                        rel_lo = self.rel
                 elif left - q < hi:
                     hi = left - q
-                    rel |= self.rel
+                    rel_hi = self.rel
             self.rel = 0
             ours = self._sure_trumps(self.side)
             if ours > lo:
                 lo = ours
-                rel |= self.rel
+                rel_lo = self.rel
             self.rel = 0
             theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
             if theirs < hi:
                 hi = theirs
-                rel |= self.rel
+                rel_hi = self.rel
             if lo >= beta or hi <= alpha:
-                self.rel = rel
+                self.rel = rel_lo if lo >= beta else rel_hi
                 return lo if lo >= beta else hi
-            if alpha < lo:
-                alpha = lo
-            if beta > hi:
-                beta = hi
+            if alpha < lo or beta > hi:
+                # only a window wider than null (the searches here use null ones) is
+                # narrowed by the bounds; then what it finds rests on them too
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+                narrowed = rel_lo | rel_hi
         maximize = (self.side >> b.turn) & 1 == 1
         best = -1 if maximize else 1000
         best_move = -1
         a = alpha
         z = beta
-        for x in reversed(self._ordered_moves(b.turn, hint)):
+        rel = narrowed
+        moves = self._ordered_moves(b.turn, hint)
+        merged = self.merged
+        cut = False
+        for x in reversed(moves):
             card = x & 127
             self.rel = 0
             v = self._try(card, a, z)
-            rel |= self.rel
             if maximize:
                 if v > best:
                     best = v
                     best_move = card
                     if v >= z:
+                        # a cutoff rests on this card alone
+                        rel = narrowed | self.rel
+                        cut = True
                         self.history[card] = self.history[card] + 1
                         break
                     if v > a:
@@ -439,15 +455,23 @@ class Solver:
                 best = v
                 best_move = card
                 if v <= a:
+                    rel = narrowed | self.rel
+                    cut = True
                     self.history[card] = self.history[card] + 1
                     break
                 if v < z:
                     z = v
+            rel |= self.rel
+        if not cut and merged:
+            rel = self._classes_kept(rel, merged)
         if boundary:
+            # what this search proved; the bounds it started from have entries of their own
             if best <= alpha:
+                lo = 0
                 hi = best
             elif best >= beta:
                 lo = best
+                hi = b.tricks_left
             else:
                 lo = best
                 hi = best
@@ -497,6 +521,23 @@ class Solver:
         else:
             self.entries += 1
         entries[key] = data
+
+    def _classes_kept(self, rel: int, merged: list[int]) -> int:
+        """``rel`` with what an answer over every class of equivalent cards depends on.
+
+        One card answered for each class. Where the answer depended on no card of the
+        class's suit ranked at or below its highest card, that card played as a small one
+        and so does any card below the relevant ones. Otherwise the class must be the same
+        in every position the answer serves: its owners count down to its lowest card.
+        """
+        follow = self.board.follow
+        above = self.order.above
+        rank = self.order.rank
+        for pair in merged:
+            top = pair & 127
+            if rel & follow[top] & ~above[rank[top]]:
+                rel |= 1 << (pair >> 7)
+        return rel
 
     def _flags(self) -> int:
         """The leader and the flags of the position, 11 bits."""
@@ -567,6 +608,8 @@ class Solver:
         """How many bits of each suit's part of ``_code`` the ``rel`` cards make relevant:
         its live cards down to its lowest card in ``rel``, 3 bits each; 6 bits a suit."""
         live = self.live
+        if not self.winning_ranks:
+            rel = live
         mask = 0
         groups = self.order.groups
         down = self.order.down
@@ -824,6 +867,7 @@ class Solver:
         """
         b = self.board
         legal = b.playable_cards(b.hands[seat])
+        self.merged = []
         if legal & (legal - 1) == 0:
             return [legal.bit_length() - 1]
         blockers = (self.live | self.trick_mask) & ~legal
@@ -865,6 +909,8 @@ class Solver:
         follow = b.follow
         history = self.history
         scored: list[int] = []
+        merged: list[int] = []
+        start = -1
         prev = -1
         identity = order.identity
         ranked = [] if identity else self._ranked(legal)
@@ -890,6 +936,12 @@ class Solver:
             was_hint = False
             if same:
                 was_hint = scored.pop() >> 19 == 1000  # the class of the card before: keep the higher
+                if merged and merged[-1] & 127 == prev:
+                    merged[-1] = (start << 7) | c
+                else:
+                    merged.append((start << 7) | c)
+            else:
+                start = c
             if c == hint or was_hint:
                 score = 1000
             elif following:
@@ -910,6 +962,7 @@ class Solver:
             scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
             prev = c
         scored.sort()  # the search walks it from the end: no keyword call
+        self.merged = merged
         return scored
 
 
@@ -937,18 +990,6 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
 def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
     """A key's bit in its pattern's filter (``Bucket.slots``), from the suits' cut parts."""
     return (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 37
-
-
-def _widest(a: int, b: int) -> int:
-    """Two patterns (``Solver._pattern``) joined: the wider of each suit's widths."""
-    out = 0
-    shift = 0
-    while shift < 24:
-        x = (a >> shift) & 63
-        y = (b >> shift) & 63
-        out |= (x if x > y else y) << shift
-        shift += 6
-    return out
 
 
 def _top_of(mask: int, above: tuple[int, ...], rank: tuple[int, ...]) -> int:
