@@ -75,9 +75,14 @@ def solve_timed(solver: Solver, state: TrickState, nodes: list[int]) -> float:
     return t
 
 
-def endplay_time(hands: list[int], leader: int) -> float | None:
+def endplay_time(hands: list[int], leader: int, every_card: bool, nodes: list[int]) -> float | None:
+    """endplay's DDS on the hands with spades trumps: every card's value (``SolveMode.Default``)
+    or only the most tricks (``OptimalOne``, the question ``Solver.solve`` answers). DDS
+    reports the nodes it searched (``futureTricks.nodes``), counted as ours are: one a card
+    played in the search; they go to ``nodes``."""
     try:
         from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
         from endplay.types import Deal, Denom, Player
     except ImportError:
         return None
@@ -90,7 +95,14 @@ def endplay_time(hands: list[int], leader: int) -> float | None:
     deal = Deal(pbn)
     deal.trump = Denom.spades
     deal.first = Player(leader)
-    return timed(lambda: solve_board(deal))
+    mode = SolveMode.Default if every_card else SolveMode.OptimalOne
+    solve_board(Deal("N:A... K... Q... J..."))  # DDS keeps its table for the same deal: start cold
+    answer: list[object] = []
+    t = timed(lambda: answer.append(solve_board(deal, mode)))
+    data = getattr(answer[0], "_data", None)
+    if data is not None:
+        nodes.append(int(data.nodes))
+    return t
 
 
 def main() -> None:
@@ -107,7 +119,8 @@ def main() -> None:
         CLOCK[0] = time.process_time
     ours: dict[str, list[float]] = {}
     nodes: dict[str, list[int]] = {}
-    theirs: list[float] = []
+    theirs: dict[str, list[float]] = {}
+    their_nodes: dict[str, list[int]] = {}
     rng = random.Random(args.seed)
     for i in range(args.deals):
         g = at_first_lead("spades", args.seed + i)
@@ -118,9 +131,11 @@ def main() -> None:
         broken = position(hands, turn=leader, tricks_left=13, spades_broken=True)
         name = "spades, 13 cards, spades broken"
         ours.setdefault(name, []).append(solve_timed(Solver(4, side), broken, nodes.setdefault(name, [])))
-        t = endplay_time(hands, leader)
-        if t is not None:
-            theirs.append(t)
+        for every_card in (False, True):
+            name = f"endplay DDS, 13 cards, {'every card' if every_card else 'most tricks'}"
+            t = endplay_time(hands, leader, every_card, their_nodes.setdefault(name, []))
+            if t is not None:
+                theirs.setdefault(name, []).append(t)
         deck = list(range(52))
         rng.shuffle(deck)
         small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
@@ -140,9 +155,9 @@ def main() -> None:
     print(f"solver module: {dds.__file__}; clock: {args.clock}")
     for name, times in ours.items():
         report(name, times, nodes[name])
-    if theirs:
-        report("endplay DDS, 13 cards, spades trumps", theirs)
-    else:
+    for name, times in theirs.items():
+        report(name, times, their_nodes[name])
+    if not theirs:
         print("endplay is not installed: no DDS comparison")
 
 

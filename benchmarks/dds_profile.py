@@ -7,6 +7,7 @@ compiled one shows as one opaque call)::
 
     python benchmarks/dds_profile.py --cards 8 --deals 20 --profile
     PYTHONPATH=/tmp/x/src python benchmarks/dds_profile.py --cards 13 --deals 5   # compiled
+    PYTHONPATH=/tmp/x/src python benchmarks/dds_profile.py --cards 13 --deals 10 --endplay
 """
 
 from __future__ import annotations
@@ -18,7 +19,28 @@ import time
 from tapete.engine.spades.dds import Solver, position
 
 
-def run(cards: int, deals: int, seed: int, values: bool = False) -> None:
+def endplay_nodes(hands: list[int], leader: int) -> int | None:
+    """The nodes endplay's DDS searches for the most tricks of the same position (spades
+    trumps, the same leader), from a cold table; ``None`` without endplay."""
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+    ranks = "23456789TJQKA"
+    pbn = "N:" + " ".join(
+        ".".join("".join(ranks[r] for r in range(12, -1, -1) if (h >> (13 * s + r)) & 1) for s in (3, 2, 1, 0))
+        for h in hands
+    )
+    deal = Deal(pbn)
+    deal.trump = Denom.spades
+    deal.first = Player(leader)
+    solve_board(Deal("N:A... K... Q... J..."))  # DDS keeps its table for the same deal
+    return int(solve_board(deal, SolveMode.OptimalOne)._data.nodes)
+
+
+def run(cards: int, deals: int, seed: int, values: bool = False, endplay: bool = False) -> None:
     rng = random.Random(seed)
     total = 0
     start = time.perf_counter()
@@ -32,7 +54,11 @@ def run(cards: int, deals: int, seed: int, values: bool = False) -> None:
         v = max(solver.card_values(b).values()) if values else solver.solve(b)
         dt = time.perf_counter() - t
         total += solver.nodes
-        print(f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {solver.entries:>8}  {1000 * dt:9.1f} ms")
+        line = f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {solver.entries:>8}  {1000 * dt:9.1f} ms"
+        theirs = endplay_nodes(hands, i % 4) if endplay and not values else None
+        if theirs is not None:
+            line += f"  endplay nodes {theirs:>8}  ratio {solver.nodes / max(1, theirs):6.1f}"
+        print(line)
     print(f"total: nodes {total}  {time.perf_counter() - start:.2f} s")
 
 
@@ -43,17 +69,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="run under pyinstrument")
     ap.add_argument("--values", action="store_true", help="card_values (every lead's value), not solve")
+    ap.add_argument("--endplay", action="store_true", help="also endplay DDS's nodes for the same solve")
     args = ap.parse_args()
     if args.profile:
         from pyinstrument import Profiler
 
         prof = Profiler()
         prof.start()
-        run(args.cards, args.deals, args.seed, args.values)
+        run(args.cards, args.deals, args.seed, args.values, args.endplay)
         prof.stop()
         print(prof.output_text(unicode=False, color=False, flat=True))
     else:
-        run(args.cards, args.deals, args.seed, args.values)
+        run(args.cards, args.deals, args.seed, args.values, args.endplay)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tapete
+from tapete.cards import mask_of_names
 from tapete.engine.spades.dds import Board, Solver, position, team_of
 from tapete.profiles import profile_info, profile_names
 
@@ -132,8 +133,9 @@ def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int,
     played=st.integers(0, 9),
 )
 def test_quick_tricks_never_overstate(profile: str, seed: int, cards: int, played: int) -> None:
-    """The quick-trick bound (the leader cashing, or a teammate reached by a lead to its top
-    card cashing) never counts more tricks than the leader's team takes against best play."""
+    """The quick-trick bound (the leader cashing, a teammate reached by a lead to its top
+    card cashing, or the team's cards of each suit played together) never counts more
+    tricks than the leader's team takes against best play."""
     n = tapete.new_game(profile, seed=0).rules.players
     ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
     rng = random.Random(seed)
@@ -144,7 +146,56 @@ def test_quick_tricks_never_overstate(profile: str, seed: int, cards: int, playe
     team = _side(profile, ref.turn)
     solver = Solver(n, team)
     solver.load(ref)
-    assert solver._quick_tricks() <= minimax(ref, team, {})
+    assert solver._quick_tricks(ref.tricks_left) <= minimax(ref, team, {})
+
+
+def test_team_cash_switches_hands_and_draws_trumps() -> None:
+    """A♠ drawn with K♠ falling under it, then low to the partner's A♥ K♥ Q♥: four tricks,
+    which cashing from one hand (one trick, or three through the partner) does not see."""
+    hands = [
+        mask_of_names(["AS", "5H", "4H", "3H"]),
+        mask_of_names(["QS", "JH", "TH", "9H"]),
+        mask_of_names(["KS", "AH", "KH", "QH"]),
+        mask_of_names(["2S", "8H", "7H", "6H"]),
+    ]
+    b = position(hands, turn=0, tricks_left=4, spades_broken=True)
+    solver = Solver(4, 0b0101)
+    solver.load(b)
+    assert solver._cash(0, 0b0101) == 1
+    assert solver._team_cash(0, 0b0101, 4) == 4
+    assert solver._quick_tricks(4) == 4 == minimax(b, 0b0101, {})
+    solver.rel = 0
+    solver._team_cash(0, 0b0101, 4)
+    assert solver.rel == mask_of_names(["AS", "AH", "KH", "QH"])  # the cards that won
+    b.spades_broken = False  # trumps may not be led: the hearts alone, through the partner
+    solver.load(b)
+    assert solver._quick_tricks(4) == 3
+
+
+class _NoQuickTricks(Solver):
+    """The solver without its quick-trick bound: slower, the same answers."""
+
+    def _quick_tricks(self, need: int) -> int:
+        return 0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(6, 8),
+    played=st.integers(0, 3),
+    seat=st.integers(0, 4),
+)
+def test_quick_tricks_change_no_answer(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
+    """Larger positions than minimax reaches: every card's value is the same with and
+    without the quick-trick bound."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, cards - 2 if n == 5 else cards, played)
+    if ref.tricks_left == 0:
+        return
+    side = _side(profile, seat % n)
+    assert Solver(n, side).card_values(ref) == _NoQuickTricks(n, side).card_values(ref)
 
 
 def test_one_table_serves_many_positions() -> None:

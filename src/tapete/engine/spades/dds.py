@@ -20,8 +20,9 @@ the trick count, driven by null-window (MTD(f)) searches, with:
   already played do not matter, and neither do the low cards below that one);
 - equivalent cards merged (touching cards of one hand, no card still live or in the
   trick between them, are one move);
-- quick-trick bounds (top cards the leader can cash) and move ordering (the best
-  move remembered per position, the cheapest winner, low cards when the side wins).
+- quick-trick bounds (top cards the leader can cash; the team's highest cards of each
+  suit played together, trumps drawn first) and move ordering (the best move
+  remembered per position, the cheapest winner, low cards when the side wins).
 
 Pure: no I/O, no global state but the solver's own table.
 
@@ -399,8 +400,9 @@ class Solver:
             rel_hi = self._cards_of(used_hi) if used_hi else 0
             if b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
-                q = self._quick_tricks()
-                if (self.side >> b.turn) & 1:
+                side_leads = (self.side >> b.turn) & 1
+                q = self._quick_tricks(beta if side_leads else left - alpha)
+                if side_leads:
                     if q > lo:
                         lo = q
                         rel_lo = self.rel
@@ -697,9 +699,11 @@ class Solver:
                     best = n
         return best
 
-    def _quick_tricks(self) -> int:
+    def _quick_tricks(self, need: int) -> int:
         """Tricks the leader's team takes at once: the leader cashing its top cards, or
-        leading to a teammate's top card of a suit and that teammate cashing (``_cash``)."""
+        leading to a teammate's top card of a suit and that teammate cashing (``_cash``);
+        where that gives fewer than ``need`` (the count that would end the search), the
+        team's cards of each suit played together (``_team_cash``), up to ``need``."""
         b = self.board
         leader = b.turn
         hands = b.hands
@@ -726,9 +730,115 @@ class Solver:
             if entries:
                 best = q
                 rel = self.rel
+        if best < need and b.spades_broken and not b.must_beat:
+            self.rel = 0
+            q = self._team_cash(leader, team, need)
+            if q > best:
+                best = q
+                rel = self.rel
         self.rel = outer | rel
         left = b.tricks_left
         return best if best < left else left
+
+    def _team_cash(self, leader: int, team: int, need: int) -> int:
+        """Tricks the leader's team takes in a row, up to ``need``, by playing round after
+        round its highest card of a suit it can win with: trumps first, then the side suits.
+
+        In a round the seat holding the team's highest card of the suit leads it if on lead;
+        otherwise the seat on lead leads its lowest card of the suit and the holder takes the
+        trick and the lead. Every other teammate plays its lowest card of the suit or, void,
+        discards its lowest card of its longest side suit. A round is played only when that
+        highest card beats the best card of every opponent who may still hold the suit (one
+        holding ``n`` cards of it follows in each of its first ``n`` rounds), every opponent
+        still holding a trump follows a side suit (so nobody ruffs), and no teammate would
+        have to ruff. Opponents run out of trumps as trump rounds are played; what they
+        discard is not assumed. The ranks of the cards that win become relevant. For
+        profiles without must-beat whose higher cards are higher bits, once spades are broken.
+        """
+        order = self.order
+        if not order.monotone:
+            return 0
+        b = self.board
+        owner = self.owner
+        players = self.players
+        groups = order.groups
+        trumps = order.trumps
+        trump = len(groups) - 1
+        hands = list(b.hands)  # the teammates' cards as they are played away
+        top = [-1] * (4 * players)  # an opponent's highest card of a suit
+        held = [0] * (4 * players)  # how many cards of a suit an opponent may still hold
+        mates = 0
+        for seat in range(players):
+            if (team >> seat) & 1:
+                mates |= hands[seat]
+                continue
+            for i in range(trump + 1):
+                m = hands[seat] & groups[i]
+                if m:
+                    top[4 * seat + i] = m.bit_length() - 1
+                    held[4 * seat + i] = self._length(seat, i)
+        on_lead = leader
+        total = 0
+        left = b.tricks_left if b.tricks_left < need else need
+        while total < left:
+            played = False
+            for n in range(trump + 1):
+                i = trump - n  # trumps first
+                g = groups[i]
+                if not mates & g or not hands[on_lead] & g:
+                    continue
+                best = (mates & g).bit_length() - 1
+                holder = owner[best]
+                ok = True
+                for seat in range(players):
+                    k = 4 * seat + i
+                    if (team >> seat) & 1:
+                        if i != trump and not hands[seat] & g and not hands[seat] & ~trumps:
+                            ok = False  # void with only trumps: it would have to ruff
+                    elif held[k] > 0:
+                        if top[k] > best:
+                            ok = False
+                    elif i != trump and held[4 * seat + trump] > 0:
+                        ok = False  # void with a trump: it may ruff
+                if not ok:
+                    continue
+                for seat in range(players):
+                    if (team >> seat) & 1:
+                        h = hands[seat]
+                        if seat == holder:
+                            gone = 1 << best
+                        elif h & g:
+                            gone = h & g & -(h & g)
+                        else:
+                            gone = self._discard(h, trump)
+                        hands[seat] = h & ~gone
+                        mates &= ~gone
+                    elif held[4 * seat + i] > 0:
+                        held[4 * seat + i] -= 1
+                self.rel |= 1 << best
+                on_lead = holder
+                total += 1
+                played = True
+                break
+            if not played:
+                break
+        return total
+
+    def _discard(self, hand: int, trump: int) -> int:
+        """The card a teammate void in the suit played lets go of in ``_team_cash``: the
+        lowest of its longest side suit, or its lowest trump if it has nothing else."""
+        groups = self.order.groups
+        pick = 0
+        most = 0
+        for i in range(trump):
+            m = hand & groups[i]
+            n = _count(m)
+            if n > most:
+                most = n
+                pick = m
+        if not pick:
+            pick = hand
+        return pick & -pick
 
     def _cash(self, seat: int, team: int) -> int:
         """Tricks ``seat`` takes in a row by cashing its top cards once it is on lead (its
