@@ -172,13 +172,6 @@ def test_team_cash_switches_hands_and_draws_trumps() -> None:
     assert solver._quick_tricks(4) == 3
 
 
-class _NoQuickTricks(Solver):
-    """The solver without its quick-trick bound: slower, the same answers."""
-
-    def _quick_tricks(self, need: int) -> int:
-        return 0
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(SPADES_PROFILES),
@@ -195,7 +188,7 @@ def test_quick_tricks_change_no_answer(profile: str, seed: int, cards: int, play
     if ref.tricks_left == 0:
         return
     side = _side(profile, seat % n)
-    assert Solver(n, side).card_values(ref) == _NoQuickTricks(n, side).card_values(ref)
+    assert Solver(n, side).card_values(ref) == Solver(n, side, quick_tricks=False).card_values(ref)
 
 
 def test_one_table_serves_many_positions() -> None:

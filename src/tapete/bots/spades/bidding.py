@@ -57,7 +57,7 @@ def hard_bid(view: View, rng: random.Random, samples: int, deadline: Deadline = 
         return base
     me = view.seat
     sampler = Sampler(view)
-    deals = sampler.weighted(rng, samples)
+    deals = sampler.weighted(rng, samples, deadline=deadline)
     side_of = [view.side(s) for s in range(view.n)]
     sides = view.rules.sides
     k = max(1, sides - 1)

@@ -17,6 +17,7 @@ decides: there the solver can only give a seat's tricks against all the others t
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
@@ -59,6 +60,19 @@ def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float
     return out
 
 
+def sampled_deals(view: View, rng: random.Random, count: int, deadline: Deadline) -> Iterator[list[int]]:
+    """``count`` deals from the hard level's sampler, drawn ``DEFAULT_EXPERT_SAMPLES`` at a
+    time (the default count in one draw): no further draw once ``deadline`` has passed."""
+    sampler = Sampler(view)
+    left = count
+    while left > 0:
+        n = min(left, DEFAULT_EXPERT_SAMPLES)
+        yield from sampler.weighted(rng, n)
+        left -= n
+        if deadline.expired():
+            return
+
+
 def expert_play(
     view: View, rng: random.Random, samples: int, nodes: int, dds_cards: int, deadline: Deadline = NO_DEADLINE
 ) -> int | None:
@@ -76,7 +90,7 @@ def expert_play(
     totals = dict.fromkeys(cands, 0.0)
     solved = 0
     spent = 0
-    for hands in Sampler(view).weighted(rng, samples):
+    for hands in sampled_deals(view, rng, samples, deadline):
         if spent >= nodes or (solved and deadline.expired()):
             break
         solver.budget = nodes - spent
@@ -104,6 +118,7 @@ __all__ = [
     "DEFAULT_EXPERT_SAMPLES",
     "MIN_DEALS",
     "expert_play",
+    "sampled_deals",
     "side_mask",
     "trick_utilities",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.heuristics import estimate_tricks, nil_risk
 from tapete.bots.spades.view import SUITS, View, bid_target, read_view
 from tapete.engine.spades.determinize import played_by_seat
@@ -134,13 +135,22 @@ class Sampler:
             w -= d * d / 4.5
         return math.exp(w)
 
-    def weighted(self, rng: random.Random, count: int, oversample: int = 3) -> list[list[int]]:
-        """``count`` deals drawn in proportion to how well they fit the bids."""
-        candidates = [self.sample(rng) for _ in range(count * oversample)]
+    def weighted(
+        self, rng: random.Random, count: int, oversample: int = 3, deadline: Deadline = NO_DEADLINE
+    ) -> list[list[int]]:
+        """``count`` deals drawn in proportion to how well they fit the bids (from
+        ``oversample`` times as many candidates). Once ``deadline`` has passed no more
+        candidates are drawn, and the deals are as many as those drawn allow (at least one)."""
+        candidates: list[list[int]] = []
+        for i in range(count * oversample):
+            if deadline.stop(i):
+                break
+            candidates.append(self.sample(rng))
         if oversample == 1:
             return candidates
         weights = [self.weight(h) for h in candidates]
-        return rng.choices(candidates, weights=weights, k=count)
+        k = count if len(candidates) == count * oversample else max(1, len(candidates) // oversample)
+        return rng.choices(candidates, weights=weights, k=k)
 
 
 def sample_deal(observation: SpadesObservation, rng: random.Random, *, weighted: bool = True) -> list[int]:

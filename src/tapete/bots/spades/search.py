@@ -64,7 +64,7 @@ def hard_play(
     if len(cands) == 1:
         return cands[0]
     sampler = Sampler(view)
-    deals = sampler.weighted(rng, samples)
+    deals = sampler.weighted(rng, samples, deadline=deadline)
     template = FastHand.from_observation(view.obs, deals[0])
     targets, nil = seat_targets(template.bids, view.partnership)
     weights = side_weights(view)
@@ -137,7 +137,7 @@ def hard_mcts(
         return cands[0]
     root_mask = mask_of(cands)
     sampler = Sampler(view)
-    pool = sampler.weighted(rng, max(1, samples))
+    pool = sampler.weighted(rng, max(1, samples), deadline=deadline)
     template = FastHand.from_observation(view.obs, pool[0])
     targets, nil = seat_targets(template.bids, view.partnership)
     side_of = [view.side(s) for s in range(view.n)]
@@ -210,7 +210,7 @@ def ismcts_play(
     sampler = Sampler(view)
     template = FastHand.from_observation(view.obs, sampler.sample(rng))
     targets, nil = seat_targets(template.bids, view.partnership)
-    pool = sampler.weighted(rng, max(8, simulations // 8)) if greedy else []
+    pool = sampler.weighted(rng, max(8, simulations // 8), deadline=deadline) if greedy else []
     root = _Node(-1)
     side_of = [view.side(s) for s in range(view.n)]
     for i in range(simulations):

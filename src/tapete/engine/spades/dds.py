@@ -168,14 +168,18 @@ class Solver:
     With a ``budget`` each answer (``solve``, ``card_values``) may visit that many nodes
     at most and raises ``SearchLimit`` past it (the table keeps what was proved). With
     ``winning_ranks=False`` a table entry serves only its own position (every live card's
-    owner in its key): many more nodes, the same answers, which the tests check.
+    owner in its key), and with ``quick_tricks=False`` no quick-trick bound is used: many
+    more nodes, the same answers, which the tests check.
     """
 
-    def __init__(self, players: int, side: int, budget: int = 0, winning_ranks: bool = True) -> None:
+    def __init__(
+        self, players: int, side: int, budget: int = 0, winning_ranks: bool = True, quick_tricks: bool = True
+    ) -> None:
         self.players = players
         self.side = side
         self.budget = budget
         self.winning_ranks = winning_ranks
+        self.quick_tricks = quick_tricks
         self.stop_at = 0
         self.board = Board(players)
         self.order = order_of(self.board.tables)
@@ -398,7 +402,7 @@ class Solver:
             # each bound rests on the ranks of where it came from (the last to improve it)
             rel_lo = self._cards_of(used_lo) if used_lo else 0
             rel_hi = self._cards_of(used_hi) if used_hi else 0
-            if b.sitting_out < 0 and not b.must_lead_2c:
+            if self.quick_tricks and b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
                 side_leads = (self.side >> b.turn) & 1
                 q = self._quick_tricks(beta if side_leads else left - alpha)
