@@ -5,7 +5,8 @@ as the guest the lobby made) and the leaderboard.
     python scripts/screenshots.py OUT_DIR [--games cutthroat,spades,runfast] [--sizes phone,desktop]
 
 A tapete server with a temporary SQLite database runs in a thread; headless Chromium (Debian's
-``/usr/bin/chromium``) plays like a person through Playwright. CI keeps ``OUT_DIR`` as artefacts.
+``/usr/bin/chromium``) plays like a person through Playwright. ``.ci/run`` keeps ``OUT_DIR`` as artefacts when
+``CI_SCREENSHOTS=1`` is set.
 """
 
 from __future__ import annotations
