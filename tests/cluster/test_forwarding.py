@@ -118,6 +118,10 @@ def test_a_seat_taken_through_another_node_is_bound_to_the_account(cluster: Clus
         try:
             players = PlayersStore(store)
             accounts = players.seat_accounts(tid)
+            waited = time.monotonic() + 10  # the owner node writes the binding after the forward
+            while not accounts and time.monotonic() < waited:
+                time.sleep(0.05)
+                accounts = players.seat_accounts(tid)
             assert list(accounts) == [0]
             account = players.account(accounts[0])
             assert account is not None and account.name == guest["player"]["name"]
