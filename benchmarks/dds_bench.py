@@ -20,6 +20,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import tapete
 from tapete.engine.spades.dds import Solver, position
@@ -75,11 +76,11 @@ def solve_timed(solver: Solver, state: TrickState, nodes: list[int]) -> float:
     return t
 
 
-def endplay_time(hands: list[int], leader: int, every_card: bool, nodes: list[int]) -> float | None:
-    """endplay's DDS on the hands with spades trumps: every card's value (``SolveMode.Default``)
-    or only the most tricks (``OptimalOne``, the question ``Solver.solve`` answers). DDS
-    reports the nodes it searched (``futureTricks.nodes``), counted as ours are: one a card
-    played in the search; they go to ``nodes``."""
+def endplay_solve(hands: list[int], leader: int, every_card: bool) -> tuple[float, int] | None:
+    """endplay's DDS on the hands with spades trumps, from a cold table: every card's value
+    (``SolveMode.Default``) or only the most tricks (``OptimalOne``, the question
+    ``Solver.solve`` answers). Returns the time and the nodes DDS reports having searched
+    (``futureTricks.nodes``, one a card played, as ours are); ``None`` without endplay."""
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
@@ -97,12 +98,9 @@ def endplay_time(hands: list[int], leader: int, every_card: bool, nodes: list[in
     deal.first = Player(leader)
     mode = SolveMode.Default if every_card else SolveMode.OptimalOne
     solve_board(Deal("N:A... K... Q... J..."))  # DDS keeps its table for the same deal: start cold
-    answer: list[object] = []
+    answer: list[Any] = []
     t = timed(lambda: answer.append(solve_board(deal, mode)))
-    data = getattr(answer[0], "_data", None)
-    if data is not None:
-        nodes.append(int(data.nodes))
-    return t
+    return t, int(answer[0]._data.nodes)
 
 
 def main() -> None:
@@ -133,9 +131,10 @@ def main() -> None:
         ours.setdefault(name, []).append(solve_timed(Solver(4, side), broken, nodes.setdefault(name, [])))
         for every_card in (False, True):
             name = f"endplay DDS, 13 cards, {'every card' if every_card else 'most tricks'}"
-            t = endplay_time(hands, leader, every_card, their_nodes.setdefault(name, []))
-            if t is not None:
-                theirs.setdefault(name, []).append(t)
+            solved = endplay_solve(hands, leader, every_card)
+            if solved is not None:
+                theirs.setdefault(name, []).append(solved[0])
+                their_nodes.setdefault(name, []).append(solved[1])
         deck = list(range(52))
         rng.shuffle(deck)
         small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]

@@ -16,28 +16,9 @@ import argparse
 import random
 import time
 
+from dds_bench import endplay_solve  # this folder's: the script's own directory is on the path
+
 from tapete.engine.spades.dds import Solver, position
-
-
-def endplay_nodes(hands: list[int], leader: int) -> int | None:
-    """The nodes endplay's DDS searches for the most tricks of the same position (spades
-    trumps, the same leader), from a cold table; ``None`` without endplay."""
-    try:
-        from endplay.dds import solve_board
-        from endplay.dds.solve import SolveMode
-        from endplay.types import Deal, Denom, Player
-    except ImportError:
-        return None
-    ranks = "23456789TJQKA"
-    pbn = "N:" + " ".join(
-        ".".join("".join(ranks[r] for r in range(12, -1, -1) if (h >> (13 * s + r)) & 1) for s in (3, 2, 1, 0))
-        for h in hands
-    )
-    deal = Deal(pbn)
-    deal.trump = Denom.spades
-    deal.first = Player(leader)
-    solve_board(Deal("N:A... K... Q... J..."))  # DDS keeps its table for the same deal
-    return int(solve_board(deal, SolveMode.OptimalOne)._data.nodes)
 
 
 def run(cards: int, deals: int, seed: int, values: bool = False, endplay: bool = False) -> None:
@@ -55,9 +36,9 @@ def run(cards: int, deals: int, seed: int, values: bool = False, endplay: bool =
         dt = time.perf_counter() - t
         total += solver.nodes
         line = f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {solver.entries:>8}  {1000 * dt:9.1f} ms"
-        theirs = endplay_nodes(hands, i % 4) if endplay and not values else None
-        if theirs is not None:
-            line += f"  endplay nodes {theirs:>8}  ratio {solver.nodes / max(1, theirs):6.1f}"
+        solved = endplay_solve(hands, i % 4, every_card=False) if endplay and not values else None
+        if solved is not None:
+            line += f"  endplay nodes {solved[1]:>8}  ratio {solver.nodes / max(1, solved[1]):6.1f}"
         print(line)
     print(f"total: nodes {total}  {time.perf_counter() - start:.2f} s")
 

@@ -172,25 +172,6 @@ def test_team_cash_switches_hands_and_draws_trumps() -> None:
     assert solver._quick_tricks(4) == 3
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    profile=st.sampled_from(SPADES_PROFILES),
-    seed=st.integers(0, 10**6),
-    cards=st.integers(6, 8),
-    played=st.integers(0, 3),
-    seat=st.integers(0, 4),
-)
-def test_quick_tricks_change_no_answer(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
-    """Larger positions than minimax reaches: every card's value is the same with and
-    without the quick-trick bound."""
-    n = tapete.new_game(profile, seed=0).rules.players
-    ref = small_position(profile, seed, cards - 2 if n == 5 else cards, played)
-    if ref.tricks_left == 0:
-        return
-    side = _side(profile, seat % n)
-    assert Solver(n, side).card_values(ref) == Solver(n, side, quick_tricks=False).card_values(ref)
-
-
 def test_one_table_serves_many_positions() -> None:
     """A solver keeps its table between positions of different deals and stays exact."""
     solver = Solver(4, 0b0101)
@@ -218,6 +199,12 @@ def test_shared_table_stays_exact_across_deals(profile: str) -> None:
             assert v == _gain(ref, child, side) + minimax(child, side, memo), (seed, card)
 
 
+# Reference solvers: a table entry serving only its own position (every live card's owner
+# in its key), and no quick-trick bound; each finds many more nodes and the same answers.
+REFERENCES = [{"winning_ranks": False}, {"quick_tricks": False}]
+
+
+@pytest.mark.parametrize("reference", REFERENCES, ids=["exact-table", "no-quick-tricks"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(SPADES_PROFILES),
@@ -226,15 +213,17 @@ def test_shared_table_stays_exact_across_deals(profile: str) -> None:
     played=st.integers(0, 9),
     seat=st.integers(0, 4),
 )
-def test_winning_ranks_change_no_answer(profile: str, seed: int, cards: int, played: int, seat: int) -> None:
-    """Larger positions than minimax reaches: every card's value with the winning-ranks
-    table equals the value with a table keyed on every live card's owner."""
+def test_winning_ranks_and_quick_tricks_change_no_answer(
+    reference: dict[str, bool], profile: str, seed: int, cards: int, played: int, seat: int
+) -> None:
+    """Larger positions than minimax reaches: every card's value is the same as the
+    reference solver's."""
     n = tapete.new_game(profile, seed=0).rules.players
     ref = small_position(profile, seed, cards - 2 if n == 5 else cards, played)
     if ref.tricks_left == 0:
         return
     side = _side(profile, seat % n)
-    assert Solver(n, side).card_values(ref) == Solver(n, side, winning_ranks=False).card_values(ref)
+    assert Solver(n, side).card_values(ref) == Solver(n, side, **reference).card_values(ref)
 
 
 # Positions where one search answered a class of touching cards with one card and a
