@@ -2,15 +2,17 @@
 
 Cases: full 13-card partnership deals at the first lead (``spades``: spades not broken,
 and the same hands with spades broken as endplay solves them), positions with 8 cards
-a hand, and full 17-card cutthroat deals (one seat against the two others). Run it on
-the compiled engine to see the shipped speed, e.g. from a scratch build::
+a hand (``--positions`` of them, so that the p95 is not simply the slowest of a few),
+and full 17-card cutthroat deals (one seat against the two others). Run it on the
+compiled engine to see the shipped speed, e.g. from a scratch build::
 
     python setup.py build_ext --inplace     # in a copy of the sources (as tests/test_compiled.py)
     PYTHONPATH=/that/copy/src python benchmarks/dds_bench.py --deals 20
 
-Each of the solver's lines also gives its search nodes (p50, p95), which do not depend on
-the machine's load; ``--clock cpu`` times solves in CPU time (endplay's too) on a busy
-machine.
+Each line also gives the search's size (p50, p95), which does not depend on the
+machine's load: the tricks played in the search (each trick completed once counted
+once), which is what DDS reports as its nodes, and for this solver also its nodes (one
+a card played). ``--clock cpu`` times solves in CPU time (endplay's too) on a busy machine.
 """
 
 from __future__ import annotations
@@ -60,18 +62,25 @@ def p95(values: list[float]) -> float:
     return values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
 
 
-def report(name: str, times: list[float], nodes: list[int] | None = None) -> None:
+def spread(values: list[int]) -> str:
+    """p50 / p95 of counts."""
+    return f"{statistics.median(values):,.0f} / {p95([float(n) for n in values]):,.0f}"
+
+
+def report(name: str, times: list[float], tricks: list[int], nodes: list[int] | None = None) -> None:
     line = (
         f"{name:<44} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95(times):9.1f} ms"
     )
+    line += f"   tricks played p50/p95 {spread(tricks):>21}"
     if nodes:
-        line += f"   nodes p50 {statistics.median(nodes):>11,.0f}  p95 {p95([float(n) for n in nodes]):>11,.0f}"
+        line += f"   nodes p50/p95 {spread(nodes):>21}"
     print(line)
 
 
-def solve_timed(solver: Solver, state: TrickState, nodes: list[int]) -> float:
-    """Time one solve and note its search nodes."""
+def solve_timed(solver: Solver, state: TrickState, tricks: list[int], nodes: list[int]) -> float:
+    """Time one solve and note its size: tricks played and nodes."""
     t = timed(lambda: solver.solve(state))
+    tricks.append(solver.tricks_played)
     nodes.append(solver.nodes)
     return t
 
@@ -79,8 +88,9 @@ def solve_timed(solver: Solver, state: TrickState, nodes: list[int]) -> float:
 def endplay_solve(hands: list[int], leader: int, every_card: bool) -> tuple[float, int] | None:
     """endplay's DDS on the hands with spades trumps, from a cold table: every card's value
     (``SolveMode.Default``) or only the most tricks (``OptimalOne``, the question
-    ``Solver.solve`` answers). Returns the time and the nodes DDS reports having searched
-    (``futureTricks.nodes``, one a card played, as ours are); ``None`` without endplay."""
+    ``Solver.solve`` answers). Returns the time and the size DDS reports for its search
+    (``futureTricks.nodes``: DDS counts a node each time a trick is completed, as
+    ``Solver.tricks_played`` does); ``None`` without endplay."""
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
@@ -103,9 +113,31 @@ def endplay_solve(hands: list[int], leader: int, every_card: bool) -> tuple[floa
     return t, int(answer[0]._data.nodes)
 
 
+class Results:
+    """Each case's times and search sizes, in the order first seen."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = {}
+        self.tricks: dict[str, list[int]] = {}
+        self.nodes: dict[str, list[int]] = {}
+
+    def solve(self, name: str, solver: Solver, state: TrickState) -> None:
+        t = solve_timed(solver, state, self.tricks.setdefault(name, []), self.nodes.setdefault(name, []))
+        self.times.setdefault(name, []).append(t)
+
+    def add(self, name: str, t: float, tricks: int) -> None:
+        self.times.setdefault(name, []).append(t)
+        self.tricks.setdefault(name, []).append(tricks)
+
+    def report(self) -> None:
+        for name, times in self.times.items():
+            report(name, times, self.tricks[name], self.nodes.get(name))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=10, help="deals per case")
+    ap.add_argument("--deals", type=int, default=10, help="13-card deals")
+    ap.add_argument("--positions", type=int, default=100, help="positions of 8 cards a hand")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-cutthroat", action="store_true")
     ap.add_argument("--cutthroat-deals", type=int, help="cutthroat deals (default: --deals)")
@@ -115,48 +147,39 @@ def main() -> None:
     args = ap.parse_args()
     if args.clock == "cpu":
         CLOCK[0] = time.process_time
-    ours: dict[str, list[float]] = {}
-    nodes: dict[str, list[int]] = {}
-    theirs: dict[str, list[float]] = {}
-    their_nodes: dict[str, list[int]] = {}
-    rng = random.Random(args.seed)
+    ours = Results()
+    theirs = Results()
     for i in range(args.deals):
         g = at_first_lead("spades", args.seed + i)
         side = team(g, g.turn)
-        name = "spades, 13 cards, first lead"
-        ours.setdefault(name, []).append(solve_timed(Solver(4, side), g, nodes.setdefault(name, [])))
+        ours.solve("spades, 13 cards, first lead", Solver(4, side), g)
         hands, leader = list(g.hands), g.turn
         broken = position(hands, turn=leader, tricks_left=13, spades_broken=True)
-        name = "spades, 13 cards, spades broken"
-        ours.setdefault(name, []).append(solve_timed(Solver(4, side), broken, nodes.setdefault(name, [])))
+        ours.solve("spades, 13 cards, spades broken", Solver(4, side), broken)
         for every_card in (False, True):
-            name = f"endplay DDS, 13 cards, {'every card' if every_card else 'most tricks'}"
             solved = endplay_solve(hands, leader, every_card)
             if solved is not None:
-                theirs.setdefault(name, []).append(solved[0])
-                their_nodes.setdefault(name, []).append(solved[1])
+                theirs.add(f"endplay DDS, 13 cards, {'every card' if every_card else 'most tricks'}", *solved)
+        print(f"deal {i + 1}/{args.deals} done", flush=True)
+    rng = random.Random(args.seed)
+    for i in range(args.positions):
         deck = list(range(52))
         rng.shuffle(deck)
         small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
         b8 = position(small, turn=i % 4, tricks_left=8, spades_broken=True)
-        name = "spades, 8 cards a hand, spades broken"
-        ours.setdefault(name, []).append(solve_timed(Solver(4, 0b0101 << (i % 2)), b8, nodes.setdefault(name, [])))
-        print(f"deal {i + 1}/{args.deals} done", flush=True)
+        ours.solve("spades, 8 cards a hand, spades broken", Solver(4, 0b0101 << (i % 2)), b8)
     if not args.skip_cutthroat:
         count = args.deals if args.cutthroat_deals is None else args.cutthroat_deals
         for i in range(count):
             g = at_first_lead("cutthroat", args.seed + i)
-            name = "cutthroat, 17 cards, first lead (paranoid)"
-            ours.setdefault(name, []).append(solve_timed(Solver(3, 1 << g.turn), g, nodes.setdefault(name, [])))
+            ours.solve("cutthroat, 17 cards, first lead (paranoid)", Solver(3, 1 << g.turn), g)
             print(f"cutthroat deal {i + 1}/{count} done", flush=True)
     import tapete.engine.spades.dds as dds
 
     print(f"solver module: {dds.__file__}; clock: {args.clock}")
-    for name, times in ours.items():
-        report(name, times, nodes[name])
-    for name, times in theirs.items():
-        report(name, times, their_nodes[name])
-    if not theirs:
+    ours.report()
+    theirs.report()
+    if not theirs.times:
         print("endplay is not installed: no DDS comparison")
 
 

@@ -35,10 +35,13 @@ def run(cards: int, deals: int, seed: int, values: bool = False, endplay: bool =
         v = max(solver.card_values(b).values()) if values else solver.solve(b)
         dt = time.perf_counter() - t
         total += solver.nodes
-        line = f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  table {solver.entries:>8}  {1000 * dt:9.1f} ms"
+        line = (
+            f"deal {i}: {v} tricks  nodes {solver.nodes:>10}  tricks played {solver.tricks_played:>9}"
+            f"  table {solver.entries:>8}  {1000 * dt:9.1f} ms"
+        )
         solved = endplay_solve(hands, i % 4, every_card=False) if endplay and not values else None
         if solved is not None:
-            line += f"  endplay nodes {solved[1]:>8}  ratio {solver.nodes / max(1, solved[1]):6.1f}"
+            line += f"  endplay tricks played {solved[1]:>8}  ratio {solver.tricks_played / max(1, solved[1]):6.1f}"
         print(line)
     print(f"total: nodes {total}  {time.perf_counter() - start:.2f} s")
 

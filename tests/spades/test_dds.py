@@ -172,6 +172,114 @@ def test_team_cash_switches_hands_and_draws_trumps() -> None:
     assert solver._quick_tricks(4) == 3
 
 
+def test_guarded_trump_behind_the_ace_stops_taking_every_trick() -> None:
+    """K♠ 5♠ over the A♠ (seat 1 plays after seat 0 whoever of seats 0 and 2 leads): the
+    other team cannot take all three tricks. A singleton K♠ falls under the ace, and K♠ 5♠
+    under an A♠ Q♠ that plays after it is finessed."""
+    hands = [
+        mask_of_names(["AS", "AH", "KH"]),
+        mask_of_names(["KS", "5S", "2D"]),
+        mask_of_names(["QH", "JH", "TH"]),
+        mask_of_names(["2C", "3C", "4C"]),
+    ]
+    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
+    solver = Solver(4, 0b0101)
+    solver.load(b)
+    assert solver._guarded_trump(0b1010)
+    assert solver.rel == mask_of_names(["AS", "KS"])
+    assert minimax(b, 0b0101, {}) < 3
+    hands[1] = mask_of_names(["KS", "3D", "2D"])
+    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
+    solver.load(b)
+    assert not solver._guarded_trump(0b1010)
+    assert minimax(b, 0b0101, {}) == 3
+    # the ace after the king when seat 0 leads: a finesse takes it, and every trick
+    hands = [
+        mask_of_names(["4S", "3S", "AH"]),
+        mask_of_names(["KS", "5S", "3H"]),
+        mask_of_names(["AS", "QS", "2H"]),
+        mask_of_names(["2C", "3C", "4C"]),
+    ]
+    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
+    solver.load(b)
+    assert not solver._guarded_trump(0b1010)
+    assert minimax(b, 0b0101, {}) == 3
+
+
+def test_a_team_short_of_suits_to_lead_cannot_take_every_trick() -> None:
+    """No trumps left: the leading team wins only in clubs (two rounds at most), seat 1
+    holds the top heart, so of three tricks it takes at most two; with three clubs it takes all."""
+    hands = [
+        mask_of_names(["AC", "KC", "2H"]),
+        mask_of_names(["AH", "3H", "2D"]),
+        mask_of_names(["QC", "4H", "3D"]),
+        mask_of_names(["2C", "5H", "4D"]),
+    ]
+    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
+    solver = Solver(4, 0b0101)
+    solver.load(b)
+    assert solver._short_of_leads(0b0101)
+    assert minimax(b, 0b0101, {}) == 2
+    hands[0] = mask_of_names(["AC", "KC", "QC"])
+    hands[2] = mask_of_names(["JC", "4H", "3D"])
+    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
+    solver.load(b)
+    assert not solver._short_of_leads(0b0101)
+    assert minimax(b, 0b0101, {}) == 3
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(1, 5),
+    played=st.integers(0, 12),
+)
+def test_every_trick_bounds_never_wrong(profile: str, seed: int, cards: int, played: int) -> None:
+    """Where the guarded-trump or the suits-to-lead bound says a team cannot take every
+    trick left, exhaustive minimax agrees."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
+    rng = random.Random(seed)
+    while ref.trick and ref.tricks_left:  # on to the next lead
+        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    if ref.tricks_left == 0:
+        return
+    for seat in range(n):
+        team = _side(profile, seat)
+        others = ((1 << n) - 1) & ~team
+        solver = Solver(n, team)
+        solver.load(ref)
+        if solver._guarded_trump(others) or solver._short_of_leads(team):
+            assert minimax(ref, team, {}) < ref.tricks_left
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    players=st.sampled_from([3, 4]),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(2, 4),
+    turn=st.integers(0, 3),
+    team=st.integers(1, 14),
+)
+def test_suits_to_lead_bound_never_wrong_without_trumps(
+    players: int, seed: int, cards: int, turn: int, team: int
+) -> None:
+    """Hands of side suits only, any team: where the suits-to-lead bound says the team on
+    lead cannot take every trick, exhaustive minimax agrees."""
+    team &= (1 << players) - 1
+    if team in (0, (1 << players) - 1):
+        return
+    deck = list(range(39))  # clubs, diamonds, hearts
+    random.Random(seed).shuffle(deck)
+    hands = [sum(1 << c for c in deck[cards * s : cards * s + cards]) for s in range(players)]
+    b = position(hands, turn=turn % players, tricks_left=cards, spades_broken=True)
+    solver = Solver(players, team)
+    solver.load(b)
+    if solver._short_of_leads(team):
+        assert minimax(b, team, {}) < cards
+
+
 def test_one_table_serves_many_positions() -> None:
     """A solver keeps its table between positions of different deals and stays exact."""
     solver = Solver(4, 0b0101)

@@ -194,6 +194,8 @@ class Solver:
         self.rel = 0
         self.owner: list[int] = [0] * 64
         self.nodes = 0
+        self.tricks_played = 0
+        """Tricks completed in the search (what DDS reports as its nodes: one a trick)."""
         self.history: list[int] = [0] * 64
         self.live = 0
         self.trick_mask = 0
@@ -289,6 +291,7 @@ class Solver:
         self.trick_mask = saved_mask | bit
         b.play(card)
         if completes:
+            self.tricks_played += 1
             w = b.last_winner
             gain = (self.side >> w) & 1
             self.trick_mask = 0
@@ -419,10 +422,21 @@ class Solver:
                 lo = ours
                 rel_lo = self.rel
             self.rel = 0
-            theirs = left - self._sure_trumps(((1 << self.players) - 1) & ~self.side)
+            others = ((1 << self.players) - 1) & ~self.side
+            theirs = left - self._sure_trumps(others)
             if theirs < hi:
                 hi = theirs
                 rel_hi = self.rel
+            # a test whether one team takes every trick left: the other's guarded trump, or
+            # too few suits it can lead and win, says no
+            every = self.quick_tricks and hi == left and alpha >= left - 1
+            if every and (self._guarded_trump(others) or self._short_of_leads(self.side)):
+                hi = left - 1
+                rel_hi = self.rel
+            every = self.quick_tricks and lo == 0 and beta <= 1
+            if every and (self._guarded_trump(self.side) or self._short_of_leads(others)):
+                lo = 1
+                rel_lo = self.rel
             if lo >= beta or hi <= alpha:
                 self.rel = rel_lo if lo >= beta else rel_hi
                 return lo if lo >= beta else hi
@@ -702,6 +716,93 @@ class Solver:
                 if n > best:
                     best = n
         return best
+
+    def _guarded_trump(self, team: int) -> bool:
+        """Whether ``team`` takes a trick if the other seats lead every trick from the one
+        starting now, so whether the other seats cannot take every trick left.
+
+        ``team``'s highest trump wins a trick when each live trump above it belongs to a
+        seat that plays before its holder whichever seat leads (the other seats, or the one
+        on lead now), and the holder has more trumps than there are trumps above it. The
+        holder plays a trump only when made to; each time, either none of those above it
+        has been played to the trick (it plays its highest and wins) or one has (it plays a
+        lower trump and keeps the count). Not under must-beat, which may force a higher
+        trump, nor in the first trick (the 2♣ lead, a seat sitting out). The ranks of that
+        trump and those above it become relevant.
+        """
+        b = self.board
+        if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
+            return False
+        order = self.order
+        trumps = self.live & order.trumps
+        ours = 0
+        for seat in range(self.players):
+            if (team >> seat) & 1:
+                ours |= b.hands[seat]
+        ours &= trumps
+        if not ours:
+            return False
+        top = order.top(ours)
+        holder = self.owner[top]
+        above = trumps & order.above[order.rank[top]]
+        n = _count(above)
+        if n == 0 or _count(b.hands[holder] & trumps) <= n:
+            return False  # none above: a sure trick, counted by ``_sure_trumps``
+        before = 0  # the seats holding a trump above it
+        m = above
+        while m:
+            low = m & -m
+            before |= 1 << self.owner[low.bit_length() - 1]
+            m ^= low
+        leaders = (((1 << self.players) - 1) & ~team) | (1 << b.turn)
+        nxt = b.next_of
+        for lead in range(self.players):
+            if not (leaders >> lead) & 1:
+                continue
+            seat = lead
+            ahead = 0
+            while seat != holder:
+                ahead |= 1 << seat
+                seat = nxt[seat]
+            if before & ~ahead:
+                return False
+        self.rel = above | (1 << top)
+        return True
+
+    def _short_of_leads(self, team: int) -> bool:
+        """Whether ``team``, on lead with no trumps left in play, cannot take every trick left.
+
+        Taking them all, it leads every trick, and never a suit whose highest live card
+        another seat holds (that seat would win it); a suit whose highest card it holds it
+        leads at most as often as its longest holding of the suit (each of its seats
+        holding the suit follows to every round). When those counts add up to fewer than
+        the tricks left, it cannot. Not in the first trick (the 2♣ lead, a seat sitting
+        out). The owners of each suit's highest card become relevant.
+        """
+        b = self.board
+        if not (team >> b.turn) & 1 or self.live & self.order.trumps or b.sitting_out >= 0 or b.must_lead_2c:
+            return False
+        order = self.order
+        rel = 0
+        total = 0
+        for i in range(len(order.groups) - 1):
+            m = self.live & order.groups[i]
+            if not m:
+                continue
+            top = order.top(m)
+            rel |= 1 << top
+            if (team >> self.owner[top]) & 1:
+                most = 0
+                for seat in range(self.players):
+                    if (team >> seat) & 1:
+                        k = self._length(seat, i)
+                        if k > most:
+                            most = k
+                total += most
+        if total >= b.tricks_left:
+            return False
+        self.rel = rel
+        return True
 
     def _quick_tricks(self, need: int) -> int:
         """Tricks the leader's team takes at once: the leader cashing its top cards, or
