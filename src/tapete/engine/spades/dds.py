@@ -21,8 +21,10 @@ the trick count, driven by null-window (MTD(f)) searches, with:
 - equivalent cards merged (touching cards of one hand, no card still live or in the
   trick between them, are one move);
 - quick-trick bounds (top cards the leader can cash; the team's highest cards of each
-  suit played together, trumps drawn first) and move ordering (the best move
-  remembered per position, the cheapest winner, low cards when the side wins).
+  suit played together, trumps drawn first), bounds for whether a team takes every
+  trick left (the other team's guarded trump; too few suits it can lead and win), and
+  move ordering (the best move remembered per position, the cheapest winner, low
+  cards when the side wins).
 
 Pure: no I/O, no global state but the solver's own table.
 
@@ -718,8 +720,9 @@ class Solver:
         return best
 
     def _guarded_trump(self, team: int) -> bool:
-        """Whether ``team`` takes a trick if the other seats lead every trick from the one
-        starting now, so whether the other seats cannot take every trick left.
+        """Whether ``team`` is sure of a trick should the other seats win every trick left
+        (so that they lead all of them but perhaps the one starting now): whether the other
+        seats cannot take every trick left.
 
         ``team``'s highest trump wins a trick when each live trump above it belongs to a
         seat that plays before its holder whichever seat leads (the other seats, or the one
