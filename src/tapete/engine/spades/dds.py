@@ -243,7 +243,10 @@ class Solver:
 
     # --- the answers --------------------------------------------------------------------
     def solve(self, state: TrickState) -> int:
-        """The most tricks from here (the trick in progress included) the side can take."""
+        """The most tricks from here (the trick in progress included) the side can take.
+
+        The null-window tests step up from none: a test below the answer is cheap (the
+        bounds usually settle it at once), one above it is the costly kind."""
         self.load(state)
         return self._mtd(0, self.board.tricks_left)
 
