@@ -125,6 +125,17 @@ def test_solver_equals_minimax(profile: str, seed: int, cards: int, played: int,
     assert best == want
 
 
+def _at_a_lead(profile: str, seed: int, cards: int, played: int) -> tuple[int, Board]:
+    """The number of players, and ``small_position`` (at most 4 cards a hand for five
+    players) played on at random to the next lead."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
+    rng = random.Random(seed)
+    while ref.trick and ref.tricks_left:
+        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    return n, ref
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     profile=st.sampled_from(SPADES_PROFILES),
@@ -136,11 +147,7 @@ def test_quick_tricks_never_overstate(profile: str, seed: int, cards: int, playe
     """The quick-trick bound (the leader cashing, a teammate reached by a lead to its top
     card cashing, or the team's cards of each suit played together) never counts more
     tricks than the leader's team takes against best play."""
-    n = tapete.new_game(profile, seed=0).rules.players
-    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
-    rng = random.Random(seed)
-    while ref.trick and ref.tricks_left:  # on to the next lead
-        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    n, ref = _at_a_lead(profile, seed, cards, played)
     if ref.tricks_left == 0 or ref.sitting_out >= 0 or ref.must_lead_2c:
         return
     team = _side(profile, ref.turn)
@@ -172,36 +179,29 @@ def test_team_cash_switches_hands_and_draws_trumps() -> None:
     assert solver._quick_tricks(4) == 3
 
 
+def _seat_0_leads(hands: list[list[str]]) -> tuple[Board, Solver]:
+    """A position with these hands (spades broken), seat 0 on lead, and a solver for the
+    team of seats 0 and 2 loaded with it."""
+    b = position([mask_of_names(h) for h in hands], turn=0, tricks_left=len(hands[0]), spades_broken=True)
+    solver = Solver(4, 0b0101)
+    solver.load(b)
+    return b, solver
+
+
 def test_guarded_trump_behind_the_ace_stops_taking_every_trick() -> None:
     """K♠ 5♠ over the A♠ (seat 1 plays after seat 0 whoever of seats 0 and 2 leads): the
     other team cannot take all three tricks. A singleton K♠ falls under the ace, and K♠ 5♠
     under an A♠ Q♠ that plays after it is finessed."""
-    hands = [
-        mask_of_names(["AS", "AH", "KH"]),
-        mask_of_names(["KS", "5S", "2D"]),
-        mask_of_names(["QH", "JH", "TH"]),
-        mask_of_names(["2C", "3C", "4C"]),
-    ]
-    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
-    solver = Solver(4, 0b0101)
-    solver.load(b)
+    clubs = ["2C", "3C", "4C"]
+    b, solver = _seat_0_leads([["AS", "AH", "KH"], ["KS", "5S", "2D"], ["QH", "JH", "TH"], clubs])
     assert solver._guarded_trump(0b1010)
     assert solver.rel == mask_of_names(["AS", "KS"])
     assert minimax(b, 0b0101, {}) < 3
-    hands[1] = mask_of_names(["KS", "3D", "2D"])
-    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
-    solver.load(b)
+    b, solver = _seat_0_leads([["AS", "AH", "KH"], ["KS", "3D", "2D"], ["QH", "JH", "TH"], clubs])
     assert not solver._guarded_trump(0b1010)
     assert minimax(b, 0b0101, {}) == 3
     # the ace after the king when seat 0 leads: a finesse takes it, and every trick
-    hands = [
-        mask_of_names(["4S", "3S", "AH"]),
-        mask_of_names(["KS", "5S", "3H"]),
-        mask_of_names(["AS", "QS", "2H"]),
-        mask_of_names(["2C", "3C", "4C"]),
-    ]
-    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
-    solver.load(b)
+    b, solver = _seat_0_leads([["4S", "3S", "AH"], ["KS", "5S", "3H"], ["AS", "QS", "2H"], clubs])
     assert not solver._guarded_trump(0b1010)
     assert minimax(b, 0b0101, {}) == 3
 
@@ -209,21 +209,10 @@ def test_guarded_trump_behind_the_ace_stops_taking_every_trick() -> None:
 def test_a_team_short_of_suits_to_lead_cannot_take_every_trick() -> None:
     """No trumps left: the leading team wins only in clubs (two rounds at most), seat 1
     holds the top heart, so of three tricks it takes at most two; with three clubs it takes all."""
-    hands = [
-        mask_of_names(["AC", "KC", "2H"]),
-        mask_of_names(["AH", "3H", "2D"]),
-        mask_of_names(["QC", "4H", "3D"]),
-        mask_of_names(["2C", "5H", "4D"]),
-    ]
-    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
-    solver = Solver(4, 0b0101)
-    solver.load(b)
+    b, solver = _seat_0_leads([["AC", "KC", "2H"], ["AH", "3H", "2D"], ["QC", "4H", "3D"], ["2C", "5H", "4D"]])
     assert solver._short_of_leads(0b0101)
     assert minimax(b, 0b0101, {}) == 2
-    hands[0] = mask_of_names(["AC", "KC", "QC"])
-    hands[2] = mask_of_names(["JC", "4H", "3D"])
-    b = position(hands, turn=0, tricks_left=3, spades_broken=True)
-    solver.load(b)
+    b, solver = _seat_0_leads([["AC", "KC", "QC"], ["AH", "3H", "2D"], ["JC", "4H", "3D"], ["2C", "5H", "4D"]])
     assert not solver._short_of_leads(0b0101)
     assert minimax(b, 0b0101, {}) == 3
 
@@ -238,11 +227,7 @@ def test_a_team_short_of_suits_to_lead_cannot_take_every_trick() -> None:
 def test_every_trick_bounds_never_wrong(profile: str, seed: int, cards: int, played: int) -> None:
     """Where the guarded-trump or the suits-to-lead bound says a team cannot take every
     trick left, exhaustive minimax agrees."""
-    n = tapete.new_game(profile, seed=0).rules.players
-    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
-    rng = random.Random(seed)
-    while ref.trick and ref.tricks_left:  # on to the next lead
-        ref = _child(ref, rng.choice(_bits(ref.playable_cards(ref.hands[ref.turn]))))
+    n, ref = _at_a_lead(profile, seed, cards, played)
     if ref.tricks_left == 0:
         return
     for seat in range(n):
