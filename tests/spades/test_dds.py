@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import tapete
 from tapete.cards import mask_of_names
 from tapete.engine.spades.dds import Board, Solver, position, team_of
+from tapete.engine.spades.game import SpadesGame
 from tapete.profiles import profile_info, profile_names
 
 SPADES_PROFILES = [p for p in profile_names() if profile_info(p).family == "spades"]
@@ -73,7 +74,8 @@ def small_position(profile: str, seed: int, cards: int, played: int) -> Board:
     while g.phase.name != "PLAY":
         g.apply(rng.choice(g.legal_actions()))
     ref = Board(g.num_players)
-    ref.copy_trick_state(g, list(g.trick), [])  # type: ignore[arg-type]
+    assert isinstance(g, SpadesGame)
+    ref.copy_trick_state(g, list(g.trick), [])
     ref.prize_masks, ref.prize_all = (), 0
     for seat in range(ref.num_players):
         hand = _bits(ref.hands[seat])
