@@ -700,17 +700,22 @@ class Solver:
                 self.rel = 1 << wc
         return (self.side >> ws) & 1
 
+    def _held_by(self, seats: int) -> int:
+        """The cards in the hands of ``seats`` (a mask of seats)."""
+        hands = self.board.hands
+        out = 0
+        for seat in range(self.players):
+            if (seats >> seat) & 1:
+                out |= hands[seat]
+        return out
+
     def _sure_trumps(self, team: int) -> int:
         """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
         wins whenever it is played, whatever the lead (every card gets played), and one
         seat's cards fall in different tricks — so the most any one seat of it holds."""
         b = self.board
         trumps = self.live & self.order.trumps
-        theirs = 0
-        for seat in range(self.players):
-            if not (team >> seat) & 1:
-                theirs |= b.hands[seat]
-        theirs &= trumps
+        theirs = self._held_by(((1 << self.players) - 1) & ~team) & trumps
         floor = self.order.above[self.order.rank[self.order.top(theirs)]] if theirs else trumps
         if theirs:
             self.rel = floor & trumps
@@ -741,11 +746,7 @@ class Solver:
             return False
         order = self.order
         trumps = self.live & order.trumps
-        ours = 0
-        for seat in range(self.players):
-            if (team >> seat) & 1:
-                ours |= b.hands[seat]
-        ours &= trumps
+        ours = self._held_by(team) & trumps
         if not ours:
             return False
         top = order.top(ours)
