@@ -260,3 +260,24 @@ def test_observation_changes_when_own_cards_change() -> None:
     assert swapped is not None
     assert swapped.observation(0) == game.observation(0)
     assert swapped.observation(1) != game.observation(1) or swapped.observation(2) != game.observation(2)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_observations_together_equal_each_seats_own(profile: str) -> None:
+    """``observations(seats)`` (the server builds every watched seat's view at once) gives
+    each seat what ``observation(seat)`` gives, for any set of seats, at every step."""
+    rng = random.Random(f"observations {profile}")
+    options = FAST_OPTIONS.get(profile, {})
+    for k in range(3):
+        game = tapete.new_game(profile, seed=k, options=options)
+        while not game.is_over():
+            seats = [s for s in range(game.num_players) if rng.random() < 0.7]
+            together = game.observations(seats)
+            assert list(together) == seats
+            for seat in seats:
+                assert json.dumps(together[seat]) == json.dumps(game.observation(seat))
+            game.apply(sensible_random_action(game, rng))
+        together = game.observations(range(game.num_players))
+        assert [json.dumps(together[s]) for s in range(game.num_players)] == [
+            json.dumps(game.observation(s)) for s in range(game.num_players)
+        ]

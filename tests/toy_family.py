@@ -12,7 +12,7 @@ encoder, a hint and a renderer name, and its profile. Nothing outside this file 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +147,9 @@ class DuelGame:
         if not self.is_over() or self.won[0] == self.won[1]:
             return None
         return 0 if self.won[0] > self.won[1] else 1
+
+    def observations(self, seats: Iterable[int]) -> dict[int, dict[str, JSON]]:
+        return {seat: self.observation(seat) for seat in seats}
 
     def observation(self, seat: int) -> dict[str, JSON]:
         return {

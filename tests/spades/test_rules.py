@@ -207,3 +207,23 @@ def test_new_game_refuses_malformed_arguments_with_bad_record(kwargs: dict[str, 
     with pytest.raises(BadRecord) as err:
         tapete.new_game("spades", **{"seed": 1, **kwargs})  # type: ignore[arg-type]
     assert err.value.code == "bad_record"
+
+
+def test_a_hand_shows_spades_jokers_first_then_hearts_clubs_diamonds_high_to_low() -> None:
+    profile = "cutthroat-5p-2jokers"
+    deal = tapete.new_game(profile, seed=4).record()["hands"][0]["cards"]
+    g = tapete.new_game(profile, deal=deal, dealer=0, seed=0)
+    order = {"S": 0, "H": 1, "C": 2, "D": 3}
+    strength = {"RJ": 100, "BJ": 99, **{r: i for i, r in enumerate("23456789TJQKA")}}
+    seen = 0
+    while g.phase.name == "BID":
+        seat = g.to_act
+        if g.observation(seat)["hand"] is None:
+            g.apply({"seat": seat, "look": True})
+        shown = g.observation(seat)["hand"]
+        assert sorted(shown) == sorted(deal[seat])
+        keys = [(0 if c[1] == "J" else order[c[1]], -strength[c if c[1] == "J" else c[0]]) for c in shown]
+        assert keys == sorted(keys), shown
+        seen += 1
+        g.apply({"seat": seat, "bid": 3})
+    assert seen == g.num_players and any("RJ" in hand for hand in deal)

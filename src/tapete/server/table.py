@@ -335,7 +335,6 @@ class Table:
     def _fanout(self, last: dict[str, JSON], hand_before: int) -> None:
         """Tell every connected client: one view and one encoded message per seat with clients."""
         game = self.game
-        cache: dict[int | None, dict[str, JSON]] = {}
         hand_done = self.family.hand_results and (hand_index(game) != hand_before or game.is_over())
         if hand_done:
             summary = hand_summary(game, hand_before)
@@ -344,6 +343,11 @@ class Table:
                 self.gate = HandGate.after(hand_before, self.config.next_hand_wait, hand_over)
             shared_over = Shared(hand_over)
             self._broadcast(lambda c: shared_over)
+        cache: dict[int | None, dict[str, JSON]] = {}
+        watched = [i for i, s in enumerate(self.seats) if s.clients]
+        if watched:  # built together: the public facts once
+            for seat, view in game.observations(watched).items():
+                cache[seat] = view
         states: dict[int | None, Message] = {}
 
         def state(c: Client) -> Message:

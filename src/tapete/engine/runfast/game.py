@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -421,6 +421,10 @@ class RunFastGame:
             "totals": list(self.totals),
             "results": [list(c) for c in self.hand_changes()],
         }
+
+    def observations(self, seats: Iterable[int]) -> dict[int, RunFastObservation]:
+        """The observations of ``seats``, each equal to ``observation(seat)``."""
+        return {seat: self.observation(seat) for seat in seats}
 
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""

@@ -12,9 +12,9 @@ dealing is a chance step resolved from the seed (or the record's deals) between 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from tapete.cards import (
     CARDS,
@@ -736,11 +736,20 @@ class SpadesGame(TrickState):
 
     def observation(self, seat: int) -> SpadesObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
-        if not 0 <= seat < self.num_players:
-            raise ValueError(f"no seat {seat}")
+        return self._seat_view(seat, self._public_view())
+
+    def observations(self, seats: Iterable[int]) -> dict[int, SpadesObservation]:
+        """The observations of ``seats`` at once, each equal to ``observation(seat)``.
+
+        The public facts are built once and the views share them (the same lists and
+        dicts), so treat the views as read-only, or change a copy.
+        """
+        public = self._public_view()
+        return {seat: self._seat_view(seat, public) for seat in seats}
+
+    def _public_view(self) -> _PublicView:
+        """What every seat sees alike, in the order the observation lists it."""
         rules = self.rules
-        visible = self.hand_visible(seat)
-        hand = [card_name(c) for c in _display_order(self.hands[seat])] if visible else None
         log = self.log
         players = self.num_players
         tricks: list[TrickView] = [t.view(players) for t in log.tricks]
@@ -748,41 +757,65 @@ class SpadesGame(TrickState):
         last = self.logs[-2] if len(self.logs) >= 2 and self.phase is not Phase.OVER else None
         if self.phase is Phase.OVER:
             last = log
-        obs: SpadesObservation = {
+        return _PublicView(
+            rules.overrides_json(),
+            rules.options_json(),
+            self.phase.name.lower(),
+            [h.bit_count() for h in self.hands],
+            list(self.dealt_sizes),
+            [self._bid_value(b) for b in self.bids],
+            list(self.looked),
+            list(self.blind_six_used),
+            list(self.tricks_won),
+            current,
+            tricks,
+            shown_points(rules, self.scores_),
+            list(self.bags_),
+            list(self.tokens_) if rules.tokens is not None else None,
+            _hand_result_json(rules, last) if last is not None else None,
+            [card_name(c) for c in self.draw] if self.draw is not None else None,
+        )
+
+    def _seat_view(self, seat: int, public: _PublicView) -> SpadesObservation:
+        """``seat``'s observation: the public facts and what is its own."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat}")
+        rules = self.rules
+        visible = self.hand_visible(seat)
+        return {
             "game": "spades",
             "profile": rules.profile,
-            "options": rules.overrides_json(),
-            "rules": rules.options_json(),
+            "options": public.options,
+            "rules": public.rules,
             "seat": seat,
             "players": self.num_players,
             "partnership": rules.partnership,
-            "phase": self.phase.name.lower(),
+            "phase": public.phase,
             "game_number": self.game_number,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "to_act": self.to_act,
-            "hand": hand,
+            "hand": _display_names(self.hands[seat]) if visible else None,
             "hand_face_down": not visible,
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "dealt_sizes": list(self.dealt_sizes),
-            "bids": [self._bid_value(b) for b in self.bids],
-            "looked": list(self.looked),
+            "hand_sizes": public.hand_sizes,
+            "dealt_sizes": public.dealt_sizes,
+            "bids": public.bids,
+            "looked": public.looked,
             "blind_six_eligible": self.blind_six_ok[seat] and not self.looked[seat] and self.bids[seat] == NO_BID,
-            "blind_six_used": list(self.blind_six_used),
-            "tricks_won": list(self.tricks_won),
-            "trick": current,
-            "tricks": tricks,
+            "blind_six_used": public.blind_six_used,
+            "tricks_won": public.tricks_won,
+            "trick": public.trick,
+            "tricks": public.tricks,
             "spades_broken": self.spades_broken,
             "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "scores": shown_points(rules, self.scores_),
-            "bags": list(self.bags_),
-            "tokens": list(self.tokens_) if rules.tokens is not None else None,
-            "last_hand": _hand_result_json(rules, last) if last is not None else None,
-            "draw": [card_name(c) for c in self.draw] if self.draw is not None else None,
+            "scores": public.scores,
+            "bags": public.bags,
+            "tokens": public.tokens,
+            "last_hand": public.last_hand,
+            "draw": public.draw,
             "winner": self.winner_,
             "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.turn else []),
         }
-        return obs
 
     # --- records and replays --------------------------------------------------------------
     def record(self, players: Sequence[str] | None = None) -> dict[str, JSON]:
@@ -857,12 +890,41 @@ class SpadesGame(TrickState):
         return out
 
 
-def _display_order(mask: int) -> list[int]:
-    """Spades (jokers first), hearts, clubs, diamonds; high to low within a suit."""
-    out: list[int] = []
-    for suit_mask in (TRUMP_MASK, SUIT_MASKS[2], SUIT_MASKS[0], SUIT_MASKS[1]):
+class _PublicView(NamedTuple):
+    """The parts of an observation every seat sees alike (``SpadesGame._public_view``)."""
+
+    options: dict[str, object]
+    rules: dict[str, object]
+    phase: str
+    hand_sizes: list[int]
+    dealt_sizes: list[int]
+    bids: list[Bid | None]
+    looked: list[bool]
+    blind_six_used: list[int]
+    tricks_won: list[int]
+    trick: TrickView | None
+    tricks: list[TrickView]
+    scores: list[float]
+    bags: list[int]
+    tokens: list[int] | None
+    last_hand: HandResultView | None
+    draw: list[str] | None
+
+
+_CARD_NAMES: Final = tuple(card_name(c) for c in range(NUM_CARDS))
+_DISPLAY_SUITS: Final = (TRUMP_MASK, SUIT_MASKS[2], SUIT_MASKS[0], SUIT_MASKS[1])
+
+
+def _display_names(mask: int) -> list[str]:
+    """The names of the cards of ``mask`` as a hand shows them: spades (jokers first),
+    hearts, clubs, diamonds; high to low within a suit (a card's int is its rank)."""
+    out: list[str] = []
+    for suit_mask in _DISPLAY_SUITS:
         part = mask & suit_mask
-        out.extend(reversed(list(iter_bits(part))))
+        while part:
+            c = part.bit_length() - 1
+            out.append(_CARD_NAMES[c])
+            part ^= 1 << c
     return out
 
 
