@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from tapete.errors import TapeteError
 from tapete.server.jobs import JobResult, run_job
+from tapete.server.jsoncodec import dumps
 
 READ_LIMIT = 1 << 20
 """Longest answer header line (answers' bodies travel as raw bytes after it)."""
@@ -93,13 +94,13 @@ class ProcessWorker:
         self._next += 1
         head = {"id": self._next, "kind": kind, "args": args, "raw": len(raw)}
         try:
-            proc.stdin.write(json.dumps(head, separators=(",", ":")).encode("utf-8") + b"\n" + raw)
+            proc.stdin.write(dumps(head) + b"\n" + raw)
             async with asyncio.timeout(timeout):
                 await proc.stdin.drain()
                 line = await proc.stdout.readline()
                 if not line:
                     raise WorkerLost(f"{self.name} ended")
-                answer = json.loads(line)
+                answer = json.loads(line)  # the worker's short answer line (exact integers)
                 size = int(answer.get("raw") or 0)
                 body = await proc.stdout.readexactly(size) if size else b""
         except TimeoutError:

@@ -25,6 +25,7 @@ import time
 from typing import Any, BinaryIO
 
 from tapete.errors import TapeteError
+from tapete.server.jsoncodec import loads
 
 WATCH_SECONDS = 0.25
 """How often the worker checks that its server is still alive."""
@@ -73,7 +74,7 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
         line = inp.readline()
         if not line:
             return
-        head = json.loads(line)
+        head = loads(line)
         size = int(head.get("raw") or 0)
         raw = inp.read(size) if size else b""
         job_id = head.get("id")

@@ -15,7 +15,6 @@ whichever worker answers, and however often, the table gets the same action.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import socket
@@ -27,6 +26,7 @@ from tapete.families import family_of
 from tapete.server.botpool import decision_args, search_params
 from tapete.server.cluster.bus import Bus, BusTimeout, channel
 from tapete.server.errors import ServerError
+from tapete.server.jsoncodec import dumps, loads
 from tapete.server.limits import Limits
 
 log = logging.getLogger("tapete.server")
@@ -79,7 +79,7 @@ class RemoteDecisions:
         rid, fut = self.bus.expect()
         job = {"id": rid, "node": self.bus.node_id, "args": args, "deadline": time.time() + timeout}
         await self.bus.redis.xadd(
-            stream_name(self.prefix), {"job": json.dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
+            stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
         )
         try:
             answer = await self.bus.wait_reply(rid, fut, timeout)
@@ -114,7 +114,7 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
             got: Any = r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=500)
             entries = list(got[0][1]) if got else []
         for entry_id, fields in entries:
-            job = json.loads(fields[b"job"])
+            job = loads(fields[b"job"])
             if time.time() <= float(job["deadline"]):
                 try:
                     action, _ = run_job("decide", job["args"])
@@ -122,7 +122,7 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                 except Exception as exc:
                     answer = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
                 body = {"k": "rep", "id": job["id"], **answer}
-                r.publish(channel(prefix, str(job["node"])), json.dumps(body, separators=(",", ":")))
+                r.publish(channel(prefix, str(job["node"])), dumps(body))
                 done += 1
             r.xack(stream, GROUP, entry_id)
             r.xdel(stream, entry_id)

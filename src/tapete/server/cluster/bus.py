@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 import redis.asyncio as aioredis
+
+from tapete.server.jsoncodec import dumps, loads
 
 log = logging.getLogger("tapete.server")
 
@@ -31,14 +31,6 @@ Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 class BusTimeout(Exception):
     """A request got no reply in time (its node is gone or too busy)."""
-
-
-def dumps(message: dict[str, Any]) -> bytes:
-    """A bus message as JSON (integers beyond 64 bits through the standard encoder)."""
-    try:
-        return orjson.dumps(message)
-    except TypeError:
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def channel(prefix: str, node_id: str) -> str:
@@ -141,7 +133,7 @@ class Bus:
                 while True:
                     m = await pubsub.get_message(timeout=1.0)
                     if m is not None and m.get("type") == "message":
-                        await self._dispatch(orjson.loads(m["data"]))
+                        await self._dispatch(loads(m["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
