@@ -7,6 +7,7 @@ of the first hand and over actions taken after ``--deep`` actions; the ratio dee
 shows whether the work grows with the length of the game (it should stay near 1).
 
     python benchmarks/action_cost.py --profile cutthroat --deep 3000 --actions 2000
+    python benchmarks/action_cost.py --profile runfast --deep 20   # a Run Fast deal is about 40 actions
     PYTHONPATH=/tmp/before/src python benchmarks/action_cost.py   # an older tree
 """
 
@@ -20,6 +21,8 @@ import tapete
 from tapete.server.protocol import Shared, encode
 
 PARTS = ("parse", "clone", "apply", "observe", "encode")
+SEEDS = 50
+"""Seeds ``long_game`` tries before it gives up."""
 
 
 def measure(game: tapete.Game, actions: int, rng: random.Random) -> dict[str, float]:
@@ -64,9 +67,9 @@ def measure(game: tapete.Game, actions: int, rng: random.Random) -> dict[str, fl
 
 
 def long_game(profile: str, seed: int, deep: int, rng: random.Random) -> tapete.Game:
-    """A game ``deep`` actions in (a new seed whenever one ends first)."""
-    while True:
-        game = tapete.new_game(profile, seed=seed)
+    """A game ``deep`` actions in (a new seed whenever one ends first; at most ``SEEDS`` of them)."""
+    for s in range(seed, seed + SEEDS):
+        game = tapete.new_game(profile, seed=s)
         for _ in range(deep):
             if game.is_over():
                 break
@@ -75,7 +78,7 @@ def long_game(profile: str, seed: int, deep: int, rng: random.Random) -> tapete.
             game.apply(game.parse_action(rng.choice(game.observation(seat)["legal_actions"])))
         if not game.is_over():
             return game
-        seed += 1
+    raise SystemExit(f"no game of {profile} lasted {deep} actions in {SEEDS} seeds: give a smaller --deep")
 
 
 def main() -> None:

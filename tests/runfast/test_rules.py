@@ -8,7 +8,7 @@ import pytest
 
 import tapete
 from tapete.engine.runfast import PASS, RunFastGame
-from tapete.engine.runfast.actions import DECK, action_of
+from tapete.engine.runfast.actions import DECK, action_of, card_names
 from tapete.errors import BadRecord, IllegalAction
 
 Game = Callable[..., RunFastGame]
@@ -430,3 +430,12 @@ def test_last_card_response_bomb_ends_the_deal_and_its_bonus_stands(game: Game) 
     s = g.settlement
     assert s is not None and s.bonus == (-10, 20, -10)
     assert s.change[1] == sum(s.payments) + 20 and sum(s.change) == 0
+
+
+def test_card_names_are_a_new_list_each_time() -> None:
+    """Names are kept per mask (every view lists every play again): changing one answer changes no other."""
+    mask = action_of(["2S", "3C", "AS", "3S"])
+    first = card_names(mask)
+    assert first == ["3S", "3C", "AS", "2S"]
+    first.append("XX")
+    assert card_names(mask) == ["3S", "3C", "AS", "2S"]

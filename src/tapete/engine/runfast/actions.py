@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Final
 
 from tapete.cards import CARDS, Card, CardError, card_name, card_symbol, iter_bits, mask_of, mask_of_names
@@ -64,7 +65,13 @@ def sorted_cards(mask: int) -> list[int]:
 
 def card_names(mask: int) -> list[str]:
     """Canonical names of the cards of a mask, low to high in Run Fast order."""
-    return [card_name(c) for c in sorted_cards(mask)]
+    return list(_names_of(mask))
+
+
+@lru_cache(maxsize=4096)
+def _names_of(mask: int) -> tuple[str, ...]:
+    """``card_names`` kept: every observation lists every play of the deal again."""
+    return tuple(card_name(c) for c in sorted_cards(mask))
 
 
 def card_symbols(mask: int) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
@@ -35,7 +35,14 @@ from tapete.engine.runfast.combos import (
     responses,
     why_not_combination,
 )
-from tapete.engine.runfast.observation import BombView, CurrentPlay, MatchView, PlayView, RunFastObservation
+from tapete.engine.runfast.observation import (
+    BombBonusView,
+    BombView,
+    CurrentPlay,
+    MatchView,
+    PlayView,
+    RunFastObservation,
+)
 from tapete.engine.runfast.rules import RunFastRules
 from tapete.engine.runfast.settlement import Settlement, bomb_bonus, settle
 from tapete.errors import BadRecord, IllegalAction
@@ -423,13 +430,20 @@ class RunFastGame:
         }
 
     def observations(self, seats: Iterable[int]) -> dict[int, RunFastObservation]:
-        """The observations of ``seats``, each equal to ``observation(seat)``."""
-        return {seat: self.observation(seat) for seat in seats}
+        """The observations of ``seats`` at once, each equal to ``observation(seat)``.
+
+        The public facts are built once and the views share them (the same lists and
+        dicts), so treat the views as read-only, or change a copy.
+        """
+        public = self._public_view()
+        return {seat: self._seat_view(seat, public) for seat in seats}
 
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
-        if not 0 <= seat < PLAYERS:
-            raise ValueError(f"no seat {seat}")
+        return self._seat_view(seat, self._public_view())
+
+    def _public_view(self) -> _PublicView:
+        """What every seat sees alike, in the order the observation lists it."""
         rules = self.rules
         cur_key = self.cur_key
         current: CurrentPlay | None = None
@@ -439,29 +453,51 @@ class RunFastGame:
         if self.pending >= 0:
             pending = {"seat": self.pending, "cards": card_names(self.pending_mask)}
         s = self.settlement
+        return _PublicView(
+            rules.overrides_json(),
+            rules.options_json(),
+            self.phase.name.lower(),
+            [h.bit_count() for h in self.hands],
+            list(self.played),
+            self._plays_json(),
+            current,
+            [(self.cur_seat + 1 + i) % PLAYERS for i in range(self.passes)] if cur_key >= 0 else [],
+            pending,
+            [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
+            list(self.bonus),
+            list[float](self.scores()),
+            s.to_json() if s is not None else None,
+            self.winner(),
+            self.match_view(),
+        )
+
+    def _seat_view(self, seat: int, public: _PublicView) -> RunFastObservation:
+        """``seat``'s observation: the public facts and its own hand."""
+        if not 0 <= seat < PLAYERS:
+            raise ValueError(f"no seat {seat}")
         return {
             "game": "runfast",
-            "profile": rules.profile,
-            "options": rules.overrides_json(),
-            "rules": rules.options_json(),
+            "profile": self.rules.profile,
+            "options": public.options,
+            "rules": public.rules,
             "seat": seat,
             "players": PLAYERS,
-            "phase": self.phase.name.lower(),
+            "phase": public.phase,
             "to_act": self.to_act_,
             "first_leader": self.first_leader,
             "hand": card_names(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "has_played": list(self.played),
-            "plays": self._plays_json(),
-            "current": current,
-            "passed": [(self.cur_seat + 1 + i) % PLAYERS for i in range(self.passes)] if cur_key >= 0 else [],
-            "pending_bomb": pending,
-            "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
-            "bonus": list(self.bonus),
-            "scores": list[float](self.scores()),
-            "settlement": s.to_json() if s is not None else None,
-            "winner": self.winner(),
-            "match": self.match_view(),
+            "hand_sizes": public.hand_sizes,
+            "has_played": public.has_played,
+            "plays": public.plays,
+            "current": public.current,
+            "passed": public.passed,
+            "pending_bomb": public.pending_bomb,
+            "bomb_bonuses": public.bomb_bonuses,
+            "bonus": public.bonus,
+            "scores": public.scores,
+            "settlement": public.settlement,
+            "winner": public.winner,
+            "match": public.match,
             "legal_actions": (
                 [a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []
             ),
@@ -498,6 +534,26 @@ class _OpenDeal:
     bonus_log: tuple[tuple[int, int], ...]
     hands: tuple[int, ...]
     settlement: Settlement | None
+
+
+class _PublicView(NamedTuple):
+    """The parts of an observation every seat sees alike (``RunFastGame._public_view``)."""
+
+    options: dict[str, object]
+    rules: dict[str, object]
+    phase: str
+    hand_sizes: list[int]
+    has_played: list[bool]
+    plays: list[PlayView]
+    current: CurrentPlay | None
+    passed: list[int]
+    pending_bomb: BombView | None
+    bomb_bonuses: list[BombBonusView]
+    bonus: list[int]
+    scores: list[float]
+    settlement: dict[str, JSON] | None
+    winner: int | None
+    match: MatchView
 
 
 def _plays_json(log: Sequence[tuple[int, int]]) -> list[PlayView]:
