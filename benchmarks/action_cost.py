@@ -1,7 +1,8 @@
 """The engine's part of one accepted action in the server, early in a game and deep into it.
 
 For each action the server parses it, clones the game (the old one is kept until the log
-write succeeds), applies it, builds every seat's observation (``observations``, all at once) and encodes each state message.
+write succeeds), applies it, builds every seat's observation (``observations``, all at
+once) and encodes each state message.
 This script times those steps on games played by random legal actions, over the actions
 of the first hand and over actions taken after ``--deep`` actions; the ratio deep/early
 shows whether the work grows with the length of the game (it should stay near 1).

@@ -911,7 +911,6 @@ class _PublicView(NamedTuple):
     draw: list[str] | None
 
 
-_CARD_NAMES: Final = tuple(card_name(c) for c in range(NUM_CARDS))
 _DISPLAY_SUITS: Final = (TRUMP_MASK, SUIT_MASKS[2], SUIT_MASKS[0], SUIT_MASKS[1])
 
 
@@ -923,7 +922,7 @@ def _display_names(mask: int) -> list[str]:
         part = mask & suit_mask
         while part:
             c = part.bit_length() - 1
-            out.append(_CARD_NAMES[c])
+            out.append(card_name(c))
             part ^= 1 << c
     return out
 
