@@ -267,6 +267,67 @@ def test_suits_to_lead_bound_never_wrong_without_trumps(
         assert minimax(b, team, {}) < cards
 
 
+def test_the_trick_in_progress_goes_to_whoever_holds_its_highest_reachable_card() -> None:
+    """K♥ led by seat 0, seat 1 to play: seat 2's A♥ makes the trick its team's whatever
+    seat 1 does; with the A♥ in seat 3's hand it is the other team's, and so it is when
+    seat 3, void in hearts, can ruff the ace seat 2 plays."""
+
+    def solver_after_king_led(seat2: list[str], seat3: list[str]) -> Solver:
+        hands = [mask_of_names(h) for h in (["KH", "2C", "3C"], ["QH", "4C"], seat2, seat3)]
+        b = position(hands, turn=1, tricks_left=3, spades_broken=True, trick=_bits(mask_of_names(["KH"])))
+        solver = Solver(4, 0b0101)
+        solver.load(b)
+        return solver
+
+    solver = solver_after_king_led(["AH", "5C"], ["JH", "6C"])
+    assert solver._trick_forced_by_side()
+    assert solver.rel == mask_of_names(["AH"])
+    assert not solver_after_king_led(["JH", "5C"], ["AH", "6C"])._trick_forced_by_side()
+    solver = solver_after_king_led(["AH", "5C"], ["2S", "6C"])
+    assert not solver._trick_forced_by_side()
+    assert solver.rel == mask_of_names(["2S"])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    profile=st.sampled_from(SPADES_PROFILES),
+    seed=st.integers(0, 10**6),
+    cards=st.integers(1, 5),
+    played=st.integers(1, 12),
+)
+def test_the_side_that_can_take_the_trick_in_progress_takes_a_trick(
+    profile: str, seed: int, cards: int, played: int
+) -> None:
+    """In a trick in progress, whichever side the trick-in-progress bound names takes at
+    least one trick against best play, and the other side not every trick."""
+    n = tapete.new_game(profile, seed=0).rules.players
+    ref = small_position(profile, seed, min(cards, 4) if n == 5 else cards, played)
+    if not ref.trick or ref.must_beat or ref.must_lead_2c or ref.sitting_out >= 0:
+        return
+    side = _side(profile, ref.turn)
+    solver = Solver(n, side)
+    solver.load(ref)
+    made = minimax(ref, side, {})
+    if solver._trick_forced_by_side():
+        assert made >= 1
+    else:
+        assert made <= ref.tricks_left - 1
+
+
+def test_small_cards_play_as_the_one_tried() -> None:
+    """Seat 0 holds 9♥ 5♥ 2♥. Once 2♥ was tried and the answers depend on hearts only
+    from the Q♥ up, every heart below the queen plays as it did; with the 4♥ relevant
+    only the 3♥ and 2♥ do, and with the 2♥ itself relevant none does."""
+    hands = [["9H", "5H", "2H"], ["QH", "4H", "3C"], ["KH", "3H", "4C"], ["AH", "6H", "5C"]]
+    _, solver = _seat_0_leads(hands)
+    two = mask_of_names(["2H"]).bit_length() - 1
+    below_queen = mask_of_names(["JH", "TH", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "2H"])
+    assert solver._small_cards(two, mask_of_names(["QH", "KH"])) == below_queen
+    assert solver._small_cards(two, mask_of_names(["4H", "AS"])) == mask_of_names(["3H", "2H"])
+    assert solver._small_cards(two, mask_of_names(["2H"])) == 0
+    assert solver._small_cards(two, mask_of_names(["AS"])) == solver.board.follow[two]  # no heart relevant
+
+
 def test_one_table_serves_many_positions() -> None:
     """A solver keeps its table between positions of different deals and stays exact."""
     solver = Solver(4, 0b0101)

@@ -451,6 +451,14 @@ class Solver:
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
                 narrowed = rel_lo | rel_hi
+        elif (beta <= 1 or alpha >= b.tricks_left - 1) and self.quick_tricks and not self._first_or_must_beat():
+            # one side can make sure of the trick in progress: a search asking for one
+            # trick, or for every trick, may be settled by that alone
+            if self._trick_forced_by_side():
+                if beta <= 1:
+                    return 1
+            elif alpha >= b.tricks_left - 1:
+                return b.tricks_left - 1
         maximize = (self.side >> b.turn) & 1 == 1
         best = -1 if maximize else 1000
         best_move = -1
@@ -460,8 +468,14 @@ class Solver:
         moves = self._ordered_moves(b.turn, hint)
         merged = self.merged
         cut = False
+        # cards that play as one already tried (``_small_cards``); not where ranks decide
+        # what may be played or in the first trick, nor in the reference search
+        may_skip = self.winning_ranks and not self._first_or_must_beat()
+        skip = 0
         for x in reversed(moves):
             card = x & 127
+            if (skip >> card) & 1:
+                continue
             self.rel = 0
             v = self._try(card, a, z)
             if maximize:
@@ -487,6 +501,8 @@ class Solver:
                 if v < z:
                     z = v
             rel |= self.rel
+            if may_skip:
+                skip |= self._small_cards(card, rel)
         if not cut and merged:
             rel = self._classes_kept(rel, merged)
         if boundary:
@@ -563,6 +579,73 @@ class Solver:
             if rel & follow[top] & ~above[rank[top]]:
                 rel |= 1 << (pair >> 7)
         return rel
+
+    def _first_or_must_beat(self) -> bool:
+        """Whether ranks decide what may be played (must-beat) or the trick is the first
+        (the 2♣ lead, a seat sitting out): where the shortcuts that read ranks stay off."""
+        b = self.board
+        return b.must_beat or b.must_lead_2c or b.sitting_out >= 0
+
+    def _trick_forced_by_side(self) -> bool:
+        """In a trick in progress: whether the side, rather than the other seats, can make
+        sure of it (``self.rel`` gets the card that does).
+
+        The highest card the trick can still get decides it: the best card played so far
+        or, for each seat still to play, its highest card of the led suit (void: its
+        highest trump). Whoever holds that card, or played it, wins the trick by playing
+        it; every card it beats ranks below it, so its rank is the one that matters.
+        """
+        b = self.board
+        power = b.power
+        side = self.side
+        best = b.best_card
+        card = -1
+        for c in b.trick:
+            if power[c] == best:
+                card = c
+        owner = b.best_seat
+        nxt = b.next_of
+        seat = b.turn
+        for _ in range(b.trick_size - len(b.trick)):
+            c = self._reach_card(seat)
+            if c >= 0 and power[c] > best:
+                best = power[c]
+                card = c
+                owner = seat
+            seat = nxt[seat]
+        self.rel = 1 << card
+        return (side >> owner) & 1 == 1
+
+    def _reach_card(self, seat: int) -> int:
+        """The card of ``seat`` with the most power in the trick in progress: its highest of
+        the led suit, or void its highest trump (-1: neither)."""
+        b = self.board
+        hand = b.hands[seat]
+        mine = hand & b.lead_mask
+        if not mine:
+            mine = hand & self.order.trumps
+            if not mine:
+                return -1
+        return self.order.top(mine)
+
+    def _small_cards(self, card: int, rel: int) -> int:
+        """The cards of ``card``'s suit that play as it did, once it was tried without a
+        cutoff and the answers so far depend on the ranks ``rel``.
+
+        When no card of the suit at or below ``card`` is in ``rel``, what ``card`` brought
+        rested only on the suit's higher cards and on the lengths: any card of the suit
+        ranked below the lowest relevant one, played instead, meets the same answer (the
+        positions agree on every relevant card's owner). Those need no search of their
+        own; the answer over the moves still rests on ``rel``, which covers them.
+        """
+        order = self.order
+        suit = self.board.follow[card]
+        r = rel & suit
+        if r & ~order.above[order.rank[card]]:
+            return 0  # the answer depended on a card at or below this one
+        if not r:
+            return suit
+        return suit & ~order.above[order.rank[_bottom(r, order)] - 1]
 
     def _flags(self) -> int:
         """The leader and the flags of the position, 11 bits."""
@@ -1212,6 +1295,22 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
 def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
     """A key's bit in its pattern's filter (``Bucket.slots``), from the suits' cut parts."""
     return (q0 ^ (q1 << 2) ^ (q2 << 5) ^ (q3 << 9)) % 37
+
+
+def _bottom(mask: int, order: Order) -> int:
+    """The lowest-ranked card of ``mask`` (not empty)."""
+    if order.identity:
+        return (mask & -mask).bit_length() - 1
+    rank = order.rank
+    low = -1
+    m = mask
+    while m:
+        bit = m & -m
+        c = bit.bit_length() - 1
+        if low < 0 or rank[c] < rank[low]:
+            low = c
+        m ^= bit
+    return low
 
 
 def _top_of(mask: int, above: tuple[int, ...], rank: tuple[int, ...]) -> int:
