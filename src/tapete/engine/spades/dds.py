@@ -19,10 +19,13 @@ the trick count, driven by null-window (MTD(f)) searches, with:
   the lowest card whose rank the answer depended on (relative ranks: the cards
   already played do not matter, and neither do the low cards below that one);
 - equivalent cards merged (touching cards of one hand, no card still live or in the
-  trick between them, are one move);
+  trick between them, are one move), and once a card was tried, the cards of its suit
+  below every rank the answers so far depend on skipped (they would meet the same
+  answer);
 - quick-trick bounds (top cards the leader can cash; the team's highest cards of each
   suit played together, trumps drawn first), bounds for whether a team takes every
-  trick left (the other team's guarded trump; too few suits it can lead and win), and
+  trick left (the other team's guarded trump; too few suits it can lead and win), the
+  side holding the highest card a trick in progress can still get being sure of it, and
   move ordering (the best move remembered per position, the cheapest winner, low
   cards when the side wins).
 
