@@ -202,6 +202,10 @@ class Solver:
         self.tricks_played = 0
         """Tricks completed in the search (what DDS reports as its nodes: one a trick)."""
         self.history: list[int] = [0] * 64
+        self.cash_hands: list[int] = [0] * players
+        self.cash_top: list[int] = [-1] * (4 * players)
+        self.cash_held: list[int] = [0] * (4 * players)
+        """``_team_cash``'s working lists, kept to be refilled at each call."""
         self.live = 0
         self.trick_mask = 0
         self.cashed = 0
@@ -962,19 +966,25 @@ class Solver:
         groups = order.groups
         trumps = order.trumps
         trump = len(groups) - 1
-        hands = list(b.hands)  # the teammates' cards as they are played away
-        top = [-1] * (4 * players)  # an opponent's highest card of a suit
-        held = [0] * (4 * players)  # how many cards of a suit an opponent may still hold
+        hands = self.cash_hands  # the teammates' cards as they are played away
+        top = self.cash_top  # an opponent's highest card of a suit
+        held = self.cash_held  # how many cards of a suit an opponent may still hold
         mates = 0
         for seat in range(players):
+            h = b.hands[seat]
+            hands[seat] = h
             if (team >> seat) & 1:
-                mates |= hands[seat]
+                mates |= h
                 continue
             for i in range(trump + 1):
-                m = hands[seat] & groups[i]
+                m = h & groups[i]
+                k = 4 * seat + i
                 if m:
-                    top[4 * seat + i] = m.bit_length() - 1
-                    held[4 * seat + i] = self._length(seat, i)
+                    top[k] = m.bit_length() - 1
+                    held[k] = self._length(seat, i)
+                else:
+                    top[k] = -1
+                    held[k] = 0
         on_lead = leader
         total = 0
         left = b.tricks_left if b.tricks_left < need else need
