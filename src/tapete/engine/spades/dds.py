@@ -49,6 +49,11 @@ if TYPE_CHECKING:
 from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
 
 TABLE_LIMIT: Final = 2_000_000
+MAX_PLY: Final = 5 * 18
+"""Depths a search can reach: five places a trick (its start and up to four cards played)
+for up to 17 tricks left."""
+NO_CLASSES: Final[list[int]] = []
+"""An empty list shared where nothing is merged (never added to)."""
 """Entries kept in the transposition table before it is cleared."""
 
 
@@ -112,18 +117,23 @@ class Bucket:
 
 
 class Board(TrickState):
-    """The solver's position: a ``TrickState`` whose full trick passes the lead to its winner."""
+    """The solver's position: a ``TrickState`` whose full trick passes the lead to its winner.
 
-    __slots__ = ("last_winner",)
+    With ``spares`` (the solver's), the next trick is kept in the empty list for its number
+    of tricks left instead of a new one: a search takes each card back, so a trick's list is
+    empty again whenever the search returns to where that trick began."""
+
+    __slots__ = ("last_winner", "spares")
 
     def __init__(self, players: int) -> None:
         TrickState.__init__(self, players, ())
         self.last_winner: int = -1
+        self.spares: list[list[int]] = []
 
     def end_trick(self, winner: int) -> None:
         self.last_winner = winner
         self.turn = winner
-        self.trick = []
+        self.trick = self.spares[self.tricks_left] if self.spares else []
 
 
 def position(
@@ -202,6 +212,10 @@ class Solver:
         self.tricks_played = 0
         """Tricks completed in the search (what DDS reports as its nodes: one a trick)."""
         self.history: list[int] = [0] * 64
+        self.move_lists: list[list[int]] = [[] for _ in range(MAX_PLY)]
+        self.class_lists: list[list[int]] = [[] for _ in range(MAX_PLY)]
+        """``_ordered_moves``'s lists, one for each depth (tricks left and cards in the
+        trick): a depth's list is walked while the depths below it refill theirs."""
         self.cash_hands: list[int] = [0] * players
         self.cash_top: list[int] = [-1] * (4 * players)
         self.cash_held: list[int] = [0] * (4 * players)
@@ -209,7 +223,7 @@ class Solver:
         self.live = 0
         self.trick_mask = 0
         self.cashed = 0
-        self.merged: list[int] = []
+        self.merged: list[int] = NO_CLASSES
         """The classes of two or more equivalent cards the last ``_ordered_moves`` merged,
         each as its lowest card << 7 | its highest."""
 
@@ -220,6 +234,7 @@ class Solver:
         b.copy_trick_state(state, list(state.trick), [])
         b.prize_masks = ()
         b.prize_all = 0
+        b.spares = [[] for _ in range(MAX_PLY // 5)]  # fresh: a search stopped by its budget leaves cards
         if self.entries > TABLE_LIMIT:
             self.clear()
         order = order_of(b.tables)
@@ -472,7 +487,7 @@ class Solver:
         a = alpha
         z = beta
         rel = narrowed
-        moves = self._ordered_moves(b.turn, hint)
+        moves = self._ordered_moves(b.turn, hint, b.tricks_left * 5 + len(b.trick))
         merged = self.merged
         cut = False
         # cards that play as one already tried (``_small_cards``); not where ranks decide
@@ -1173,7 +1188,7 @@ class Solver:
             prev = c
         return out
 
-    def _ordered_moves(self, seat: int, hint: int) -> list[int]:
+    def _ordered_moves(self, seat: int, hint: int, ply: int) -> list[int]:
         """One card of each class of equivalent legal cards, the likeliest best last, each
         as its score with the card in the low 7 bits.
 
@@ -1185,9 +1200,12 @@ class Solver:
         """
         b = self.board
         legal = b.playable_cards(b.hands[seat])
-        self.merged = []
+        self.merged = NO_CLASSES
+        scored = self.move_lists[ply]  # each depth of the search its own list, refilled
+        scored.clear()
         if legal & (legal - 1) == 0:
-            return [legal.bit_length() - 1]
+            scored.append(legal.bit_length() - 1)
+            return scored
         blockers = (self.live | self.trick_mask) & ~legal
         team = team_of(self.side, seat, self.players)
         following = len(b.trick) > 0
@@ -1226,12 +1244,12 @@ class Solver:
         above = order.above
         follow = b.follow
         history = self.history
-        scored: list[int] = []
-        merged: list[int] = []
+        merged = self.class_lists[ply]
+        merged.clear()
         start = -1
         prev = -1
         identity = order.identity
-        ranked = [] if identity else self._ranked(legal)
+        ranked = NO_CLASSES if identity else self._ranked(legal)
         m = legal
         i = 0
         while True:
