@@ -538,7 +538,7 @@ class Solver:
             else:
                 lo = best
                 hi = best
-            if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
+            if self._first_or_must_beat():
                 rel = self.live  # ranks decide what may be played, or the first trick: keep all
             self._store(outer, inner, (p0, p1, p2, p3), rel, (best_move << 12) | (lo << 6) | hi)
         self.rel = rel
@@ -846,9 +846,9 @@ class Solver:
         trump, nor in the first trick (the 2♣ lead, a seat sitting out). The ranks of that
         trump and those above it become relevant.
         """
-        b = self.board
-        if b.must_beat or b.must_lead_2c or b.sitting_out >= 0:
+        if self._first_or_must_beat():
             return False
+        b = self.board
         order = self.order
         trumps = self.live & order.trumps
         ours = self._held_by(team) & trumps
@@ -1139,18 +1139,6 @@ class Solver:
                 self.rel |= 1 << c
         return n
 
-    def _reach(self, seat: int) -> int:
-        """The highest power ``seat`` can bring to the trick in progress (-1: none can win)."""
-        b = self.board
-        hand = b.hands[seat]
-        order = self.order
-        mine = hand & b.lead_mask
-        if not mine:
-            mine = hand & order.trumps
-            if not mine:
-                return -1
-        return order.rank[order.top(mine)]
-
     def _ranked(self, legal: int) -> list[int]:
         """The legal cards as ``rank << 6 | card``, lowest rank first."""
         rank = self.order.rank
@@ -1222,7 +1210,8 @@ class Solver:
             t = nxt[seat]
             for _ in range(b.trick_size - len(b.trick) - 1):
                 if not (team >> t) & 1:
-                    p = self._reach(t)
+                    c = self._reach_card(t)
+                    p = order.rank[c] if c >= 0 else -1
                     if p > theirs_later:
                         theirs_later = p
                 t = nxt[t]
