@@ -78,6 +78,13 @@ def serve_tapete(port: int, db: str, prefix: str, deflate: bool = True) -> None:
     from tapete.server import create_app
     from tapete.server.limits import Limits
 
+    try:  # the WebSocket protocol ``tapete serve`` runs (a tree before it had none: uvicorn's own)
+        from tapete.server.wsprotocol import TableSocketProtocol
+
+        ws: Any = TableSocketProtocol
+    except ImportError:
+        ws = "auto"
+
     limits = Limits(tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000)
     app = create_app(
         db,
@@ -88,7 +95,7 @@ def serve_tapete(port: int, db: str, prefix: str, deflate: bool = True) -> None:
         rate_limit=(1000.0, 1000.0),
         limits=limits,
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=deflate)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws=ws, ws_per_message_deflate=deflate)
 
 
 def start(
@@ -111,8 +118,8 @@ def start(
     raise SystemExit(f"{kind} server did not start")
 
 
-async def http_json(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
-    """A tiny HTTP/1.1 client (no extra dependencies)."""
+async def http_body(port: int, path: str, body: dict[str, Any] | None = None) -> bytes:
+    """A tiny HTTP/1.1 client (no extra dependencies): the answer's body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     data = json.dumps(body).encode() if body is not None else b""
     method = "POST" if body is not None else "GET"
@@ -121,7 +128,22 @@ async def http_json(port: int, path: str, body: dict[str, Any] | None = None) ->
     await writer.drain()
     raw = await reader.read()
     writer.close()
-    return json.loads(raw.split(b"\r\n\r\n", 1)[1])
+    return raw.split(b"\r\n\r\n", 1)[1]
+
+
+async def http_json(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+    return json.loads(await http_body(port, path, body))
+
+
+async def log_batching(port: int) -> str:
+    """Events per commit of the group-committed log so far, from ``/metrics``."""
+    values: dict[str, float] = {}
+    for line in (await http_body(port, "/metrics")).decode().splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("tapete_log_commits_total", "tapete_log_events_total"):
+            values[name] = float(value)
+    commits, events = values.get("tapete_log_commits_total", 0), values.get("tapete_log_events_total", 0)
+    return f"log {events:.0f} events in {commits:.0f} commits ({events / max(commits, 1):.1f} a commit)"
 
 
 class Counter:
@@ -181,14 +203,38 @@ async def echo_client(port: int, counter: Counter, until: float, payload: str) -
                 counter.actions += 1
 
 
-async def measure(pid: int, counter: Counter, warmup: float, seconds: float) -> tuple[int, float, float]:
-    """(count, server CPU seconds, wall seconds) over the window after ``warmup``."""
+def thread_cpu(pid: int) -> dict[str, float]:
+    """User + system CPU seconds of each thread of ``pid``: ``main`` (the event loop) and the others by id."""
+    out: dict[str, float] = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                raw = f.read()
+        except OSError:
+            continue  # the thread ended
+        name = "main" if int(tid) == pid else f"thread {tid}"
+        fields = raw.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
+async def measure(
+    pid: int, counter: Counter, warmup: float, seconds: float, threads: bool = False
+) -> tuple[int, float, float]:
+    """(count, server CPU seconds, wall seconds) over the window after ``warmup``; with ``threads``
+    also prints the CPU of each of the server's threads per counted action."""
     await asyncio.sleep(warmup)
-    c0, t0 = cpu_seconds(pid), time.monotonic()
+    c0, t0, th0 = cpu_seconds(pid), time.monotonic(), thread_cpu(pid)
     counter.on = True
     await asyncio.sleep(seconds)
     counter.on = False
-    return counter.actions, cpu_seconds(pid) - c0, time.monotonic() - t0
+    n, cpu, wall = counter.actions, cpu_seconds(pid) - c0, time.monotonic() - t0
+    if threads and n:
+        th1 = thread_cpu(pid)
+        parts = {k: v - th0.get(k, 0.0) for k, v in th1.items()}
+        shown = ", ".join(f"{k} {v / n * 1e6:.0f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4] if v > 0)
+        print(f"  server threads, us/action: {shown}", flush=True)
+    return n, cpu, wall
 
 
 async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple[int, float, float]:
@@ -221,9 +267,11 @@ async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple
                 ],
                 stdout=subprocess.DEVNULL,
             )
-        result = await measure(proc.pid, counter, args.warmup, args.seconds)
+        result = await measure(proc.pid, counter, args.warmup, args.seconds, threads=True)
         if spy is not None:
             spy.wait(60)
+        with contextlib.suppress(Exception):
+            print(await log_batching(port), flush=True)
         for task in loops:
             task.cancel()
         await asyncio.gather(*loops, return_exceptions=True)

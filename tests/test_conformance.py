@@ -281,3 +281,27 @@ def test_observations_together_equal_each_seats_own(profile: str) -> None:
         assert [json.dumps(together[s]) for s in range(game.num_players)] == [
             json.dumps(game.observation(s)) for s in range(game.num_players)
         ]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_replay_summary_of_the_last_hands_is_the_tail_of_the_whole(profile: str) -> None:
+    """``replay_summary(last_hands=k)`` (the server's end-of-hand summary reads the last two)
+    is the whole summary with only its latest ``k`` hands, at every hand boundary and at the end."""
+    rng = random.Random(f"last hands {profile}")
+    game = tapete.new_game(profile, seed=5, options=FAST_OPTIONS.get(profile, {}))
+    checked = 0
+    hands_before = len(game.replay_summary()["hands"])
+    while not game.is_over():
+        game.apply(sensible_random_action(game, rng))
+        whole = game.replay_summary()
+        if len(whole["hands"]) == hands_before and not game.is_over():
+            continue
+        hands_before = len(whole["hands"])
+        for k in (1, 2, 3):
+            tail = game.replay_summary(last_hands=k)
+            assert tail["hands"] == whole["hands"][-k:]
+            assert {key: v for key, v in tail.items() if key != "hands"} == {
+                key: v for key, v in whole.items() if key != "hands"
+            }
+        checked += 1
+    assert checked >= 1

@@ -208,7 +208,7 @@ class DuelGame:
     def action_to_record(self, action: Any, seat: int | None = None) -> dict[str, JSON]:
         return {"seat": self.to_act if seat is None else seat, "play": card_name(int(action))}
 
-    def replay_summary(self) -> dict[str, JSON]:
+    def replay_summary(self, last_hands: int | None = None) -> dict[str, JSON]:
         return {
             "hands": [{"tricks": list(self.tricks), "tricks_won": self.scores()}],
             "scores": self.scores(),

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tapete.server.wsprotocol import TableSocketProtocol
 from tests.browser import driver
 from tests.browser.conftest import require_browser, serve
 
@@ -24,7 +25,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("a11y") / "tapete.db"
     app = create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=2, handover_grace=0.0)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url
 
 

@@ -17,6 +17,7 @@ import pytest
 import tapete
 from tapete.analysis import analyze
 from tapete.server.limits import Limits
+from tapete.server.wsprotocol import TableSocketProtocol
 from tests.browser import driver
 from tests.browser.conftest import require_browser, serve
 
@@ -48,7 +49,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         limits=limits,
         observer=lambda table, seat, role, message: TABLES.setdefault(table.id, table),
     )
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url
 
 

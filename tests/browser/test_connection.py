@@ -19,6 +19,7 @@ import pytest
 
 from tapete.i18n import translator
 from tapete.server.messages import explain
+from tapete.server.wsprotocol import TableSocketProtocol
 from tests.browser import driver
 from tests.browser.conftest import require_browser, serve
 
@@ -45,7 +46,7 @@ def make_server(tmp_path_factory: pytest.TempPathFactory, **limits: Any) -> Any:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = make_server(tmp_path_factory, idle_seconds=IDLE, tables_per_client_minute=1000)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url
 
 
@@ -136,7 +137,7 @@ def test_a_busy_hint_is_told_in_the_pages_language(base_url: str, page: Any) -> 
 @pytest.fixture(scope="module")
 def crowded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = make_server(tmp_path_factory, tables_per_client_minute=1)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url
 
 
@@ -232,7 +233,7 @@ def test_bots_wait_for_next_hand_at_the_table(tmp_path_factory: pytest.TempPathF
 
     db = tmp_path_factory.mktemp("gate") / "tapete.db"
     app = create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=2, next_hand_wait=30.0)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         # cutthroat, seed 7: seat 0 (a bot) bids first in the second hand; the person sits at seat 1
         t = driver.create_table(url, "cutthroat", ["easy", "human", "easy"], seed=7)
         page.goto(f"{url}/table/{t['table']}?lang=en#token={t['seats'][1]['token']}")

@@ -19,6 +19,7 @@ import pytest
 
 from tapete.i18n import translator
 from tapete.records import replay
+from tapete.server.wsprotocol import TableSocketProtocol
 from tests.browser import driver
 from tests.browser.conftest import require_browser, serve
 
@@ -37,7 +38,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("players") / "tapete.db"
     app = create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=2, handover_grace=0.0)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url
 
 

@@ -33,8 +33,12 @@ def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -
     from tapete.rulebook.model import Subheading
 
     page_model = build_page("cutthroat", lang)
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,  # type: ignore[attr-defined]
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740},
+        device_scale_factor=2,  # type: ignore[attr-defined]
+        is_mobile=True,
+        has_touch=True,
+    )
     page = context.new_page()
     try:
         response = page.goto(f"{base_url}/rules/cutthroat?lang={lang}")
@@ -59,9 +63,7 @@ def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -
         assert width <= 375 + 1, width
         boxes = page.locator(".table-scroll")
         assert boxes.count() >= 2
-        assert page.evaluate(
-            "[...document.querySelectorAll('.table-scroll')].some(e => e.scrollWidth > e.clientWidth)"
-        )
+        assert page.evaluate("[...document.querySelectorAll('.table-scroll')].some(e => e.scrollWidth > e.clientWidth)")
         # the language switcher links to the same page in the other languages
         other = "es" if lang == "ru" else "ru"
         page.locator(f'nav.languages a[hreflang="{other}"]').click()

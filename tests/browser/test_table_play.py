@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import tapete
+from tapete.server.wsprotocol import TableSocketProtocol
 from tests.browser import driver
 from tests.browser.conftest import ARTIFACTS, require_browser, serve
 
@@ -32,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
 
     db = tmp_path_factory.mktemp("web") / "tapete.db"
     app = create_app(f"sqlite:///{db}", bot_delay=0.0, bot_executor="thread", bot_workers=2, handover_grace=0.0)
-    with serve(app, ws="websockets-sansio") as url:
+    with serve(app, ws=TableSocketProtocol) as url:
         yield url, app
 
 

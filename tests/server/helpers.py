@@ -63,10 +63,12 @@ def start_server(db_url: str, port: int | None = None, **kw: Any) -> Server:
         "import uvicorn\n"
         "from tapete.server import create_app\n"
         "from tapete.server.httpguard import guarded_protocol\n"
+        "from tapete.server.wsprotocol import TableSocketProtocol\n"
         "from tapete.server.limits import Limits\n"
         "if __name__ == '__main__':\n"
         f"    app = create_app({db_url!r}, **{kw!r})\n"
-        f"    uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', http=guarded_protocol(2.0))\n"
+        f"    uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', http=guarded_protocol(2.0),"
+        " ws=TableSocketProtocol)\n"
     )
     proc = Server([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     proc.url = f"http://127.0.0.1:{port}"

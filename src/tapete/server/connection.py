@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
@@ -12,10 +13,16 @@ from tapete.i18n import DEFAULT_LANGUAGE
 from tapete.server.messages import error_message
 from tapete.server.protocol import RateLimiter, encode
 from tapete.server.table import Message, Table
+from tapete.server.wsprotocol import SEND_NOW
 
 
 class Connection:
-    """One WebSocket client: a bounded outbox drained by a writer task."""
+    """One WebSocket client: a bounded outbox drained by a writer task.
+
+    A message with nothing queued ahead of it is sent at once where the server offers
+    ``tapete.send_now`` (``tapete.server.wsprotocol``) and the socket can take it; the
+    outbox and its writer take the rest, in order.
+    """
 
     OUTBOX = 1000
 
@@ -28,9 +35,16 @@ class Connection:
         self.outbox: asyncio.Queue[Message | None] = asyncio.Queue(self.OUTBOX)
         self.overflowed = False
         self.close_code = 1000
+        self.closing = False
+        self._writing = False
+        self._send_now = _send_now_of(ws)
 
     def send(self, message: Message) -> None:
-        """Queue a message; a client that does not read is dropped rather than slowing its table."""
+        """Send or queue a message; a client that does not read is dropped rather than slowing its table."""
+        now = self._send_now
+        busy = self._writing or self.closing or self.overflowed or not self.outbox.empty()
+        if now is not None and not busy and now(encode(message)):
+            return
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
@@ -44,6 +58,7 @@ class Connection:
         """Ask the writer to close the socket (with ``code``) once the queued messages are sent."""
         if code is not None:
             self.close_code = code
+        self.closing = True
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
 
@@ -55,7 +70,18 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(1008 if self.overflowed else self.close_code)
                 return
-            await self.ws.send_text(encode(m))
+            self._writing = True
+            try:
+                await self.ws.send_text(encode(m))
+            finally:
+                self._writing = False
+
+
+def _send_now_of(ws: WebSocket | None) -> Callable[[str], bool] | None:
+    """The server's synchronous text send for ``ws`` (``tapete.send_now``), if it offers one."""
+    scope = getattr(ws, "scope", None) or {}
+    offer: dict[str, Callable[[str], bool]] | None = scope.get("extensions", {}).get(SEND_NOW)
+    return offer["send"] if offer else None
 
 
 __all__ = ["Connection", "encode"]

@@ -53,6 +53,7 @@ def serve(
 
     from tapete.server.app import create_app
     from tapete.server.httpguard import guarded_protocol
+    from tapete.server.wsprotocol import TableSocketProtocol
 
     try:
         url = db_url or data_url()
@@ -80,6 +81,7 @@ def serve(
         host=host,
         port=port,
         http=guarded_protocol(limits.header_seconds),
+        ws=TableSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
         limit_concurrency=MAX_HTTP_CONNECTIONS,
         timeout_keep_alive=5,

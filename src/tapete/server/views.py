@@ -26,7 +26,7 @@ def hand_summary(game: Game, finished_hand: int) -> dict[str, JSON] | None:
     last = obs.get("last_hand")
     out: dict[str, JSON] = {"hand": finished_hand, "result": last, "scores": obs.get("scores"), "bags": obs.get("bags")}
     # the finished hand's bids and tricks won per seat (public once the hand is over)
-    hands = game.replay_summary().get("hands") or []
+    hands = game.replay_summary(last_hands=2).get("hands") or []  # the finished hand and the one dealt after it
     done = [h for h in hands if h.get("score_change") is not None]
     if done:
         out["bids"] = done[-1].get("bids")

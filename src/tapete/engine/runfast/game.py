@@ -519,9 +519,11 @@ class RunFastGame:
     def _current_deal(self) -> FinishedDeal | _OpenDeal:
         return _OpenDeal(self.dealt, tuple(self.log), tuple(self.bonus_log), tuple(self.hands), self.settlement)
 
-    def replay_summary(self) -> dict[str, JSON]:
-        """The ``tapete replay --json`` fields that describe the game so far."""
-        hands: list[JSON] = [_deal_summary(d) for d in [*self.past, self._current_deal()]]
+    def replay_summary(self, last_hands: int | None = None) -> dict[str, JSON]:
+        """The ``tapete replay --json`` fields that describe the game so far (``hands``: only the
+        latest ``last_hands`` deals when given)."""
+        deals = [*self.past, self._current_deal()]
+        hands: list[JSON] = [_deal_summary(d) for d in (deals if last_hands is None else deals[-last_hands:])]
         return {"hands": hands, "scores": self.scores(), "finished": self.is_over(), "winner": self.winner()}
 
 

@@ -834,11 +834,12 @@ class SpadesGame(TrickState):
             )
         return game_record(self.rules.profile, self.rules.overrides_json(), self.seed, players, hands)
 
-    def replay_summary(self) -> dict[str, JSON]:
-        """The ``tapete replay --json`` fields that describe the game so far."""
+    def replay_summary(self, last_hands: int | None = None) -> dict[str, JSON]:
+        """The ``tapete replay --json`` fields that describe the game so far (``hands``: only the
+        latest ``last_hands`` of them when given)."""
         rules = self.rules
         hands = []
-        for log in self.logs:
+        for log in self.logs if last_hands is None else self.logs[-last_hands:]:
             bids: list[Bid | None] = [None] * self.num_players
             for seat, code in log.bidding:
                 if code >= BID_BASE and code != LOOK:

@@ -1,0 +1,70 @@
+"""uvicorn's sans-I/O WebSocket protocol with two changes for many small messages.
+
+- **Reading pauses at a backlog, not at every message.** uvicorn stops reading a socket
+  as soon as one message waits for the app and starts again when the app takes it: two
+  ``epoll_ctl`` calls (and selector bookkeeping) for every message received. Here reading
+  stops only once ``READ_BACKLOG`` messages wait, and starts again when the app has taken
+  them all; a client still cannot make the server buffer more than that many messages.
+- **A frame can be sent without a task switch.** The server offers the ASGI extension
+  ``tapete.send_now`` whose ``"send"`` entry sends a text frame at once when the socket can
+  take it (handshake done, not closing, the transport not over its high-water mark) and
+  says whether it did; otherwise the caller queues the message for its writer task as
+  before. ``Connection`` uses it when nothing is queued ahead of the message.
+
+``TableSocketProtocol`` is what ``tapete serve`` gives uvicorn as ``ws=``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+READ_BACKLOG = 8
+"""Messages received and not yet taken by the app at which the socket stops being read."""
+SEND_NOW = "tapete.send_now"
+"""The ASGI extension (in ``scope["extensions"]``) whose ``"send"`` is ``send_text_now``."""
+
+
+class TableSocketProtocol(WebSocketsSansIOProtocol):
+    """``WebSocketsSansIOProtocol`` that pauses reading at a backlog and can send synchronously."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = {"send": self.send_text_now}
+
+    def send_receive_event_to_app(self) -> None:
+        # the parent pauses reading unless it believes reading is paused already
+        paused = self.read_paused
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= READ_BACKLOG:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def send_text_now(self, text: str) -> bool:
+        """Send ``text`` as one frame now if the socket can take it; ``False``: nothing was sent."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+
+__all__ = ["READ_BACKLOG", "SEND_NOW", "TableSocketProtocol"]

@@ -1,0 +1,188 @@
+"""The server's WebSocket protocol (``tapete.server.wsprotocol``) and the direct send of ``Connection``.
+
+The protocol is driven byte for byte: a websockets sans-I/O client makes the handshake
+and the frames, a recording transport stands in for the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, cast
+
+from starlette.websockets import WebSocket
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.frames import Frame
+from websockets.uri import parse_uri
+
+from tapete.server.connection import Connection
+from tapete.server.wsprotocol import READ_BACKLOG, SEND_NOW, TableSocketProtocol
+
+
+class RecordingTransport(asyncio.Transport):
+    """Keeps what is written and counts the pauses and resumptions of reading."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = bytearray()
+        self.pauses = 0
+        self.resumes = 0
+        self.closed = False
+
+    def write(self, data: Any) -> None:
+        self.written += data
+
+    def pause_reading(self) -> None:
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.resumes += 1
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+
+class Harness:
+    """A ``TableSocketProtocol`` with an app that reads only when told to."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        self.read = asyncio.Event()
+        self.scope: dict[str, Any] = {}
+        self.protocol: TableSocketProtocol | None = None
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            self.scope = scope
+            assert (await receive())["type"] == "websocket.connect"
+            await send({"type": "websocket.accept"})
+            while True:
+                await self.read.wait()
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    return
+                self.received.append(message["text"])
+
+        config = Config(app, ws=TableSocketProtocol, log_level="warning", lifespan="off")
+        config.load()
+        self.protocol = TableSocketProtocol(config=config, server_state=ServerState(), app_state={})
+        self.transport = RecordingTransport()
+        self.protocol.connection_made(self.transport)
+        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+
+    async def handshake(self) -> None:
+        assert self.protocol is not None
+        self.client.send_request(self.client.connect())
+        self.protocol.data_received(b"".join(self.client.data_to_send()))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        self.client.receive_data(bytes(self.transport.written))
+        self.transport.written.clear()
+        assert self.client.handshake_exc is None
+
+    def send(self, text: str) -> None:
+        assert self.protocol is not None
+        self.client.send_text(text.encode())
+        self.protocol.data_received(b"".join(self.client.data_to_send()))
+
+    def frames_out(self) -> list[str]:
+        self.client.receive_data(bytes(self.transport.written))
+        self.transport.written.clear()
+        return [bytes(e.data).decode() for e in self.client.events_received() if isinstance(e, Frame)]
+
+
+async def settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+def test_reading_pauses_only_once_a_backlog_waits_and_resumes_when_the_app_has_taken_it() -> None:
+    async def run() -> None:
+        h = Harness()
+        await h.handshake()
+        for i in range(READ_BACKLOG - 1):
+            h.send(f"m{i}")
+        assert (h.transport.pauses, h.transport.resumes) == (0, 0)  # uvicorn's own pauses at every message
+        h.send(f"m{READ_BACKLOG - 1}")
+        assert h.transport.pauses == 1
+        h.send("past the backlog")  # the client's data already on its way is still taken, not lost
+        assert h.transport.pauses == 1
+        h.read.set()
+        await settle()
+        assert h.received == [f"m{i}" for i in range(READ_BACKLOG)] + ["past the backlog"]
+        assert h.transport.resumes == 1
+        h.send("after")  # one at a time again: no pause
+        await settle()
+        assert h.received[-1] == "after" and (h.transport.pauses, h.transport.resumes) == (1, 1)
+
+    asyncio.run(run())
+
+
+def test_send_now_sends_one_frame_at_once_and_refuses_when_the_socket_cannot_take_it() -> None:
+    async def run() -> None:
+        h = Harness()
+        assert h.protocol is not None and not h.protocol.send_text_now("too early")  # before the handshake
+        await h.handshake()
+        send = h.scope["extensions"][SEND_NOW]["send"]
+        assert send('{"type":"state"}') is True
+        assert h.frames_out() == ['{"type":"state"}']
+        h.protocol.pause_writing()  # the transport is over its high-water mark
+        assert send("held") is False and h.frames_out() == []
+        h.protocol.resume_writing()
+        assert send("again") is True and h.frames_out() == ["again"]
+        h.protocol.connection_lost(None)
+        assert send("gone") is False
+
+    asyncio.run(run())
+
+
+class FakeSocket:
+    """What ``Connection`` uses of a Starlette ``WebSocket``, offering ``tapete.send_now``."""
+
+    def __init__(self) -> None:
+        self.direct: list[str] = []
+        self.queued: list[str] = []
+        self.accept_now = True
+        self.scope = {"extensions": {SEND_NOW: {"send": self.send_now}}}
+
+    def send_now(self, text: str) -> bool:
+        if self.accept_now:
+            self.direct.append(text)
+        return self.accept_now
+
+    async def send_text(self, text: str) -> None:
+        self.queued.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def test_a_connection_sends_directly_only_with_nothing_queued_ahead_so_order_is_kept() -> None:
+    async def run() -> None:
+        ws = FakeSocket()
+        conn = Connection(cast(WebSocket, ws), (10.0, 10.0))
+        conn.send({"n": 1})
+        assert ws.direct == ['{"n":1}']
+        ws.accept_now = False
+        conn.send({"n": 2})  # the socket cannot take it: queued
+        ws.accept_now = True
+        conn.send({"n": 3})  # something is queued ahead: queued behind it, not sent first
+        writer = asyncio.create_task(conn.writer())
+        await settle()
+        assert ws.queued == ['{"n":2}', '{"n":3}']
+        conn.send({"n": 4})  # the queue is empty again
+        assert ws.direct[-1] == '{"n":4}'
+        conn.close()
+        conn.send({"n": 5})  # after close: never sent
+        await asyncio.wait_for(writer, 1)
+        sent = [json.loads(t)["n"] for t in ws.direct + ws.queued]
+        assert sorted(sent) == [1, 2, 3, 4]
+
+    asyncio.run(run())
