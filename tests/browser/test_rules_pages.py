@@ -33,9 +33,9 @@ def test_cutthroat_page_in_chromium(base_url: str, browser: object, lang: str) -
     from tapete.rulebook.model import Subheading
 
     page_model = build_page("cutthroat", lang)
-    context = browser.new_context(
+    context = browser.new_context(  # type: ignore[attr-defined]
         viewport={"width": 375, "height": 740},
-        device_scale_factor=2,  # type: ignore[attr-defined]
+        device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
     )
