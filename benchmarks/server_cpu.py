@@ -232,7 +232,9 @@ async def measure(
     if threads and n:
         th1 = thread_cpu(pid)
         parts = {k: v - th0.get(k, 0.0) for k, v in th1.items()}
-        shown = ", ".join(f"{k} {v / n * 1e6:.0f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4] if v > 0)
+        shown = ", ".join(
+            f"{k} {v / n * 1e6:.0f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4] if v > 0
+        )
         print(f"  server threads, us/action: {shown}", flush=True)
     return n, cpu, wall
 
