@@ -186,3 +186,23 @@ def test_a_connection_sends_directly_only_with_nothing_queued_ahead_so_order_is_
         assert sorted(sent) == [1, 2, 3, 4]
 
     asyncio.run(run())
+
+
+def test_a_message_that_fails_to_go_out_at_once_is_left_to_the_writer_not_raised_to_the_table() -> None:
+    async def run() -> None:
+        ws = FakeSocket()
+
+        def broken(text: str) -> bool:
+            raise RuntimeError("the transport failed")
+
+        ws.scope["extensions"][SEND_NOW]["send"] = broken
+        conn = Connection(cast(WebSocket, ws), (10.0, 10.0))
+        conn.send({"n": 1})  # does not raise into the table's broadcast
+        assert conn.outbox.qsize() == 1
+        writer = asyncio.create_task(conn.writer())
+        await settle()
+        assert ws.queued == ['{"n":1}']
+        conn.close()
+        await asyncio.wait_for(writer, 1)
+
+    asyncio.run(run())

@@ -43,12 +43,21 @@ class Connection:
         """Send or queue a message; a client that does not read is dropped rather than slowing its table."""
         now = self._send_now
         busy = self._writing or self.closing or self.overflowed or not self.outbox.empty()
-        if now is not None and not busy and now(encode(message)):
+        if now is not None and not busy and self._sent_now(now, message):
             return
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
             self.overflowed = True
+
+    @staticmethod
+    def _sent_now(now: Callable[[str], bool], message: Message) -> bool:
+        """Whether ``message`` went out at once; a message that fails to encode or send is left to
+        the writer task, where a failure ends this socket alone, not the caller's broadcast."""
+        try:
+            return now(encode(message))
+        except Exception:
+            return False
 
     def error(self, error: TapeteError, ref: object = None) -> None:
         """Send a refusal in this client's language."""
