@@ -4,7 +4,8 @@
   as soon as one message waits for the app and starts again when the app takes it: two
   ``epoll_ctl`` calls (and selector bookkeeping) for every message received. Here reading
   stops only once ``READ_BACKLOG`` messages wait, and starts again when the app has taken
-  them all; a client still cannot make the server buffer more than that many messages.
+  them all. What a client can make the server hold stays bounded: the backlog plus the
+  frames of the one read (at most 64 KiB) that reached it, as with uvicorn's own.
 - **A frame can be sent without a task switch.** The server offers the ASGI extension
   ``tapete.send_now`` whose ``"send"`` entry sends a text frame at once when the socket can
   take it (handshake done, not closing, the transport not over its high-water mark) and
