@@ -5,7 +5,8 @@
   ``epoll_ctl`` calls (and selector bookkeeping) for every message received. Here reading
   stops only once ``READ_BACKLOG`` messages wait, and starts again when the app has taken
   them all. What a client can make the server hold stays bounded: the backlog plus the
-  frames of the one read (at most 64 KiB) that reached it, as with uvicorn's own.
+  frames of the one read (asyncio reads at most 256 KiB at a time) that reached it, as with
+  uvicorn's own.
 - **A frame can be sent without a task switch.** The server offers the ASGI extension
   ``tapete.send_now`` whose ``"send"`` entry sends a text frame at once when the socket can
   take it (handshake done, not closing, the transport not over its high-water mark) and
