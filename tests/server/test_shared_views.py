@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tapete.server.protocol import Shared, encode
+from tapete.server.protocol import Shared, encode, encode_utf8
 from tests.server.helpers import Player, create_table, make_app
 
 
@@ -52,9 +52,9 @@ def test_an_action_makes_one_state_message_per_seat_with_clients(sqlite_url: str
     assert "hand" not in by_seat[None][0]["view"] or not by_seat[None][0]["view"]["hand"]
     for messages in by_seat.values():
         assert isinstance(messages[0], Shared)
-        text = encode(messages[0])
-        assert encode(messages[0]) is text  # encoded once
-        assert json.loads(text) == messages[0]
+        data = encode_utf8(messages[0])
+        assert encode_utf8(messages[0]) is data  # encoded once
+        assert json.loads(data) == json.loads(encode(messages[0])) == messages[0]
 
 
 def test_encode_falls_back_for_what_orjson_refuses() -> None:

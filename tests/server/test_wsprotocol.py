@@ -128,17 +128,17 @@ def test_reading_pauses_only_once_a_backlog_waits_and_resumes_when_the_app_has_t
 def test_send_now_sends_one_frame_at_once_and_refuses_when_the_socket_cannot_take_it() -> None:
     async def run() -> None:
         h = Harness()
-        assert h.protocol is not None and not h.protocol.send_text_now("too early")  # before the handshake
+        assert h.protocol is not None and not h.protocol.send_text_now(b"too early")  # before the handshake
         await h.handshake()
         send = h.scope["extensions"][SEND_NOW]["send"]
-        assert send('{"type":"state"}') is True
+        assert send(b'{"type":"state"}') is True
         assert h.frames_out() == ['{"type":"state"}']
         h.protocol.pause_writing()  # the transport is over its high-water mark
-        assert send("held") is False and h.frames_out() == []
+        assert send(b"held") is False and h.frames_out() == []
         h.protocol.resume_writing()
-        assert send("again") is True and h.frames_out() == ["again"]
+        assert send(b"again") is True and h.frames_out() == ["again"]
         h.protocol.connection_lost(None)
-        assert send("gone") is False
+        assert send(b"gone") is False
 
     asyncio.run(run())
 
@@ -152,9 +152,9 @@ class FakeSocket:
         self.accept_now = True
         self.scope = {"extensions": {SEND_NOW: {"send": self.send_now}}}
 
-    def send_now(self, text: str) -> bool:
+    def send_now(self, text: bytes) -> bool:
         if self.accept_now:
-            self.direct.append(text)
+            self.direct.append(text.decode())
         return self.accept_now
 
     async def send_text(self, text: str) -> None:
@@ -192,7 +192,7 @@ def test_a_message_that_fails_to_go_out_at_once_is_left_to_the_writer_not_raised
     async def run() -> None:
         ws = FakeSocket()
 
-        def broken(text: str) -> bool:
+        def broken(text: bytes) -> bool:
             raise RuntimeError("the transport failed")
 
         ws.scope["extensions"][SEND_NOW]["send"] = broken

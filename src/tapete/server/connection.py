@@ -11,7 +11,7 @@ from starlette.websockets import WebSocket
 from tapete.errors import TapeteError
 from tapete.i18n import DEFAULT_LANGUAGE
 from tapete.server.messages import error_message
-from tapete.server.protocol import RateLimiter, encode
+from tapete.server.protocol import RateLimiter, encode, encode_utf8
 from tapete.server.table import Message, Table
 from tapete.server.wsprotocol import SEND_NOW
 
@@ -51,11 +51,11 @@ class Connection:
             self.overflowed = True
 
     @staticmethod
-    def _sent_now(now: Callable[[str], bool], message: Message) -> bool:
+    def _sent_now(now: Callable[[bytes], bool], message: Message) -> bool:
         """Whether ``message`` went out at once; a message that fails to encode or send is left to
         the writer task, where a failure ends this socket alone, not the caller's broadcast."""
         try:
-            return now(encode(message))
+            return now(encode_utf8(message))
         except Exception:
             return False
 
@@ -86,10 +86,10 @@ class Connection:
                 self._writing = False
 
 
-def _send_now_of(ws: WebSocket | None) -> Callable[[str], bool] | None:
+def _send_now_of(ws: WebSocket | None) -> Callable[[bytes], bool] | None:
     """The server's synchronous text send for ``ws`` (``tapete.send_now``), if it offers one."""
     scope = getattr(ws, "scope", None) or {}
-    offer: dict[str, Callable[[str], bool]] | None = scope.get("extensions", {}).get(SEND_NOW)
+    offer: dict[str, Callable[[bytes], bool]] | None = scope.get("extensions", {}).get(SEND_NOW)
     return offer["send"] if offer else None
 
 

@@ -157,34 +157,38 @@ class Shared(dict[str, Any]):
     It must not be changed after it is handed to a client.
     """
 
-    __slots__ = ("text",)
+    __slots__ = ("data",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.text: str | None = None
+        self.data: bytes | None = None
 
 
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (a :class:`Shared` one encoded only the first time)."""
+    return encode_utf8(message).decode("utf-8")
+
+
+def encode_utf8(message: dict[str, Any]) -> bytes:
+    """``encode``'s text as UTF-8, what a frame carries (a :class:`Shared` one encoded only the first time)."""
     if type(message) is Shared:
-        if message.text is None:
-            message.text = _encode(message)
-        return message.text
+        if message.data is None:
+            message.data = _encode(message)
+        return message.data
     return _encode(message)
 
 
-def _encode(message: dict[str, Any]) -> str:
+def _encode(message: dict[str, Any]) -> bytes:
     try:
-        return orjson.dumps(message).decode("utf-8")
+        return orjson.dumps(message)
     except TypeError:
         pass  # keys that are not strings (the slower option below), integers beyond 64 bits, lone surrogates
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
         pass  # integers beyond 64 bits, lone surrogates: the standard encoder below
     text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
     try:
-        text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:  # characters UTF-8 cannot carry are escaped rather than fatal
-        text = json.dumps(message, separators=(",", ":"))
-    return text
+        return json.dumps(message, separators=(",", ":")).encode("utf-8")

@@ -8,7 +8,7 @@
   frames of the one read (asyncio reads at most 256 KiB at a time) that reached it, as with
   uvicorn's own.
 - **A frame can be sent without a task switch.** The server offers the ASGI extension
-  ``tapete.send_now`` whose ``"send"`` entry sends a text frame at once when the socket can
+  ``tapete.send_now`` whose ``"send"`` entry sends a text frame (given as UTF-8) at once when the socket can
   take it (handshake done, not closing, the transport not over its high-water mark) and
   says whether it did; otherwise the caller queues the message for its writer task as
   before. ``Connection`` uses it when nothing is queued ahead of the message.
@@ -50,8 +50,8 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = True
             self.transport.pause_reading()
 
-    def send_text_now(self, text: str) -> bool:
-        """Send ``text`` as one frame now if the socket can take it; ``False``: nothing was sent."""
+    def send_text_now(self, text: bytes) -> bool:
+        """Send ``text`` (UTF-8) as one text frame now if the socket can take it; ``False``: nothing was sent."""
         if (
             not self.handshake_complete
             or self.close_sent
@@ -62,7 +62,7 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         ):
             return False
         try:
-            self.conn.send_text(text.encode())
+            self.conn.send_text(text)
         except InvalidState:
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))

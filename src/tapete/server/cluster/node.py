@@ -62,7 +62,7 @@ TAKE_AT_ONCE: Final = 4
 def as_sent(text: str) -> Shared:
     """A message that goes to its socket as ``text``, exactly as its owner encoded it."""
     message = Shared()
-    message.text = text
+    message.data = text.encode("utf-8")
     return message
 
 
