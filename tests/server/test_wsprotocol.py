@@ -137,8 +137,10 @@ def test_send_now_sends_one_frame_at_once_and_refuses_when_the_socket_cannot_tak
         assert send(b"held") is False and h.frames_out() == []
         h.protocol.resume_writing()
         assert send(b"again") is True and h.frames_out() == ["again"]
+        h.protocol.pause_writing()
         h.protocol.connection_lost(None)
         assert send(b"gone") is False
+        assert h.protocol.writable.is_set()  # nothing waits forever on a transport that is gone
 
     asyncio.run(run())
 

@@ -38,6 +38,18 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][SEND_NOW] = {"send": self.send_text_now}
 
+    def pause_writing(self) -> None:
+        # the transport is over its high-water mark: sends wait (uvicorn before 0.53 ignored this,
+        # so a client that did not read made the buffer grow instead of its outbox overflow)
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.writable.set()  # a send waiting for a paused transport that is gone ends (it finds it closed)
+
     def send_receive_event_to_app(self) -> None:
         # the parent pauses reading unless it believes reading is paused already
         paused = self.read_paused
@@ -55,10 +67,9 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         if (
             not self.handshake_complete
             or self.close_sent
-            or self.disconnected
             or self.initial_response is not None
             or not self.writable.is_set()
-            or self.transport.is_closing()
+            or self.transport.is_closing()  # a lost connection's transport is closing too
         ):
             return False
         try:
