@@ -48,11 +48,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` (every thread)."""
-    with open(f"/proc/{pid}/stat") as f:
+def stat_cpu(path: str) -> float:
+    """User + system CPU seconds in a ``/proc`` ``stat`` file (a process's or one thread's)."""
+    with open(path) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (every thread)."""
+    return stat_cpu(f"/proc/{pid}/stat")
 
 
 def serve_echo(port: int, deflate: bool = True) -> None:
@@ -208,13 +213,10 @@ def thread_cpu(pid: int) -> dict[str, float]:
     out: dict[str, float] = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                raw = f.read()
+            seconds = stat_cpu(f"/proc/{pid}/task/{tid}/stat")
         except OSError:
             continue  # the thread ended
-        name = "main" if int(tid) == pid else f"thread {tid}"
-        fields = raw.rsplit(")", 1)[1].split()
-        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / TICKS
+        out["main" if int(tid) == pid else f"thread {tid}"] = seconds
     return out
 
 

@@ -1,4 +1,4 @@
-"""uvicorn's sans-I/O WebSocket protocol with two changes for many small messages.
+"""uvicorn's sans-I/O WebSocket protocol with three changes for many small messages.
 
 - **Reading pauses at a backlog, not at every message.** uvicorn stops reading a socket
   as soon as one message waits for the app and starts again when the app takes it: two
@@ -8,10 +8,14 @@
   frames of the one read (asyncio reads at most 256 KiB at a time) that reached it, as with
   uvicorn's own.
 - **A frame can be sent without a task switch.** The server offers the ASGI extension
-  ``tapete.send_now`` whose ``"send"`` entry sends a text frame (given as UTF-8) at once when the socket can
-  take it (handshake done, not closing, the transport not over its high-water mark) and
-  says whether it did; otherwise the caller queues the message for its writer task as
-  before. ``Connection`` uses it when nothing is queued ahead of the message.
+  ``tapete.send_now`` whose ``"send"`` entry sends a text frame (given as UTF-8) at once
+  when the socket can take it (handshake done, not closing, the transport not over its
+  high-water mark) and says whether it did; otherwise the caller queues the message for
+  its writer task as before. ``Connection`` uses it when nothing is queued ahead of the
+  message.
+- **Sends wait while the transport is over its high-water mark**, on every uvicorn this
+  runs on (uvicorn's own protocol does so only from 0.53), so a client that does not read
+  fills its bounded outbox rather than the server's memory.
 
 ``TableSocketProtocol`` is what ``tapete serve`` gives uvicorn as ``ws=``.
 """
@@ -30,7 +34,8 @@ SEND_NOW = "tapete.send_now"
 
 
 class TableSocketProtocol(WebSocketsSansIOProtocol):
-    """``WebSocketsSansIOProtocol`` that pauses reading at a backlog and can send synchronously."""
+    """``WebSocketsSansIOProtocol`` that pauses reading at a backlog, pauses sends at the high-water
+    mark and can send synchronously."""
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -39,9 +44,7 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SEND_NOW] = {"send": self.send_text_now}
 
     def pause_writing(self) -> None:
-        # the transport is over its high-water mark: sends wait (uvicorn before 0.53 ignored this,
-        # so a client that did not read made the buffer grow instead of its outbox overflow)
-        self.writable.clear()
+        self.writable.clear()  # the transport is over its high-water mark: sends wait
 
     def resume_writing(self) -> None:
         self.writable.set()
