@@ -3,7 +3,9 @@
 ``pip install .`` compiles the Spades engine's hot modules with mypyc (``setup.py``'s
 ``COMPILED``); the test suite itself runs on the editable, pure-Python install. This
 test builds those modules in a scratch copy of the sources and runs the engine's
-scenario, conformance, golden, record and fast-path tests against the build.
+scenario, conformance, golden, record and fast-path tests against the build, and the
+server's restart tests, whose workers hand rebuilt games back pickled (what a compiled
+class needs for that is in ``engine/pickling.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ENGINE_TESTS = [
+BUILD_TESTS = [
     "tests/spades",
     "tests/test_codecs.py",
     "tests/test_conformance.py",
@@ -27,6 +29,8 @@ ENGINE_TESTS = [
     "tests/test_records.py",
     "tests/bots/test_determinize.py",
     "tests/bots/test_hard.py",
+    "tests/server/test_restart.py",
+    "tests/server/test_finished_restart.py",
 ]
 
 
@@ -86,7 +90,7 @@ def test_the_build_compiles_the_engine_modules(compiled_src: Path) -> None:
         assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), f"{name} is not compiled: {file}"
 
 
-def test_the_compiled_engine_passes_the_engine_tests(compiled_src: Path) -> None:
-    result = _run(compiled_src, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ENGINE_TESTS)
+def test_the_compiled_engine_passes_the_engine_and_restart_tests(compiled_src: Path) -> None:
+    result = _run(compiled_src, "-m", "pytest", "-q", "-p", "no:cacheprovider", *BUILD_TESTS)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert " passed" in result.stdout

@@ -4,12 +4,14 @@ For each profile, random legal games are played and after every action we check:
 legal actions exist until the end (and none after), cards are conserved, every trick has
 one winner (checked against an independent reference), an illegal action changes
 nothing, clones are independent, a seat's observation does not change when only other
-seats' hidden cards change, and the record replays to the same result.
+seats' hidden cards change, the record replays to the same result, and a pickled game
+(as a worker hands a rebuilt table to the server) comes back the same and plays on the same.
 """
 
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -281,6 +283,38 @@ def test_observations_together_equal_each_seats_own(profile: str) -> None:
         assert [json.dumps(together[s]) for s in range(game.num_players)] == [
             json.dumps(game.observation(s)) for s in range(game.num_players)
         ]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_pickled_game_comes_back_the_same_and_plays_on_the_same(profile: str) -> None:
+    """The server's workers rebuild a table from its log and send the game back pickled
+    (``server/jobs.py``); ``tests/test_compiled.py`` runs this against the compiled engine,
+    whose classes pickle only through their own ``__reduce__`` (``engine/pickling.py``)."""
+    rng = random.Random(f"pickle {profile}")
+    game = tapete.new_game(profile, seed=11, options=FAST_OPTIONS.get(profile, {}))
+    checks = 0
+    while not game.is_over():
+        if checks == 0 or rng.random() < 0.05:
+            copy = pickle.loads(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
+            assert type(copy) is type(game)
+            assert copy.record() == game.record()
+            assert [copy.observation(s) for s in range(game.num_players)] == [
+                game.observation(s) for s in range(game.num_players)
+            ]
+            assert list(copy.legal_actions()) == list(game.legal_actions())
+            for _ in range(rng.randrange(1, 60)):  # both play on, through hand ends
+                if game.is_over():
+                    break
+                action = sensible_random_action(game, rng)
+                game.apply(action)
+                copy.apply(action)
+                assert copy.observation(0) == game.observation(0)
+            assert copy.record() == game.record()
+            assert copy.is_over() == game.is_over() and list(copy.scores()) == list(game.scores())
+            checks += 1
+            continue
+        game.apply(sensible_random_action(game, rng))
+    assert checks > 1
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -76,6 +76,9 @@ class Game(Protocol):
     format they are dicts (``to_record``/``from_record`` on the action types). Each
     family types its observation (a ``TypedDict``: ``SpadesObservation``,
     ``RunFastObservation``, both starting with ``BaseObservation``); here it is JSON.
+    A game pickles and comes back the same (the server's workers send rebuilt games
+    back that way; a class compiled by mypyc says how in ``__reduce__``, see
+    ``engine/pickling.py``).
     """
 
     num_players: int

@@ -31,6 +31,7 @@ from tapete.cards import (
 )
 from tapete.engine import dealing
 from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
+from tapete.engine.pickling import fields_of, rebuilt
 from tapete.engine.spades.actions import (
     ACTIONS,
     BID_BASE,
@@ -48,6 +49,7 @@ from tapete.engine.spades.observation import HandResultView, SpadesObservation, 
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_hand
 from tapete.engine.spades.trick import (
+    TRICK_FIELDS,
     TWO_OF_CLUBS,
     TrickState,
     suit_of,
@@ -241,6 +243,9 @@ class TrickLog:
     def copy(self) -> TrickLog:
         return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return rebuilt, (TrickLog, (self.leader, self.cards, self.sitting_out, self.winner), {"done": self.done})
+
 
 @dataclass
 class HandLog:
@@ -258,6 +263,10 @@ class HandLog:
     scores: list[int] | None = None
     tokens: list[int] | None = None
     jack_winners: list[tuple[str, int]] = field(default_factory=list)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = (self.bidding, self.tricks, self.result, self.scores, self.tokens, self.jack_winners)
+        return rebuilt, (HandLog, (self.game, self.dealer, self.cards, *fields), {})
 
     def copy(self) -> HandLog:
         """A copy to go on with: finished tricks are shared (nothing changes them again)."""
@@ -285,34 +294,38 @@ class HandLog:
 
 
 # --- the game -----------------------------------------------------------------------
+GAME_FIELDS: Final = (
+    "_deals",
+    "_legal_mask",
+    "bags_",
+    "bids",
+    "blind_nil_ok",
+    "blind_six_ok",
+    "blind_six_used",
+    "dealer",
+    "dealt_sizes",
+    "draw",
+    "face_down",
+    "game_number",
+    "game_winners",
+    "hand_number",
+    "log",
+    "logs",
+    "looked",
+    "phase",
+    "rules",
+    "scores_",
+    "seed",
+    "tokens_",
+    "winner_",
+)
+"""The attributes ``SpadesGame`` adds to a ``TrickState``'s."""
+
+
 class SpadesGame(TrickState):
     """One game (or tourney) of a Spades-family profile (its play phase: ``TrickState``)."""
 
-    __slots__ = (
-        "_deals",
-        "_legal_mask",
-        "bags_",
-        "bids",
-        "blind_nil_ok",
-        "blind_six_ok",
-        "blind_six_used",
-        "dealer",
-        "dealt_sizes",
-        "draw",
-        "face_down",
-        "game_number",
-        "game_winners",
-        "hand_number",
-        "log",
-        "logs",
-        "looked",
-        "phase",
-        "rules",
-        "scores_",
-        "seed",
-        "tokens_",
-        "winner_",
-    )
+    __slots__ = GAME_FIELDS
 
     def __init__(
         self,
@@ -488,6 +501,10 @@ class SpadesGame(TrickState):
         """An independent copy: what either may still change is copied; finished hands and
         tricks, which nothing changes again, are shared."""
         return SpadesGame(self.rules, copy_of=self)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as a new game of the same rules given every attribute of this one."""
+        return rebuilt, (SpadesGame, (self.rules,), fields_of(self, (*TRICK_FIELDS, *GAME_FIELDS)))
 
     def _copy_state(self, other: SpadesGame) -> None:
         """Become a copy of ``other`` (written out attribute by attribute: clones are hot in search)."""

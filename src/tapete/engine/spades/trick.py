@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from tapete.cards import NUM_CARDS, SPADES, SUIT_MASKS, TRUMP_MASK, TRUMP_START
+from tapete.engine.pickling import rebuilt
 
 TWO_OF_CLUBS: Final = 0
 TWO_OF_DIAMONDS: Final = 13
@@ -65,6 +66,11 @@ class TrickTables:
 
     def __repr__(self) -> str:
         return f"TrickTables({self.name!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its name, extra trumps and ranks: the rest follows from them."""
+        extra = [c for c in range(NUM_CARDS) if (self.trumps >> c) & 1 and not (TRUMP_MASK >> c) & 1]
+        return rebuilt, (TrickTables, (self.name, extra, self.rank), {})
 
 
 def _deuces_rank() -> list[int]:
