@@ -8,7 +8,11 @@ process with the same number of concurrent WebSocket clients:
   client that plays its first legal action as soon as the state says it is its turn (so
   the server does the whole work of an action: check, log commit, a state for each seat);
   a finished game is replaced by a new table;
-- echo: ``3 × --tables`` clients, each sending an action-sized text frame and waiting for it back.
+- echo: ``3 × --tables`` clients (``--echo-clients``), each sending an action-sized text
+  frame and waiting for it back. With as many clients as tapete has sockets, the echo has
+  three times as many round trips in flight as tapete has actions (one seat of each table
+  acts at a time), so each turn of its event loop serves more of them: ``--echo-clients``
+  equal to ``--tables`` measures it with as many in flight.
 
 Server CPU is read from ``/proc/<pid>/stat`` (user + system time of the server process,
 all its threads) over the measured window. Rounds alternate tapete / echo (the machine is
@@ -293,7 +297,8 @@ async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
         until = time.monotonic() + args.warmup + args.seconds + 0.5
         payload = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
         clients = [
-            asyncio.create_task(echo_client(port, counter, until, payload)) for _ in range(args.tables * args.seats)
+            asyncio.create_task(echo_client(port, counter, until, payload))
+            for _ in range(args.echo_clients or args.tables * args.seats)
         ]
         result = await measure(proc.pid, counter, args.warmup, args.seconds)
         for task in clients:
@@ -317,6 +322,7 @@ def drop_pg_tables(url: str, prefix: str) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     args.tables = min(args.tables, MAX_TABLES)
+    args.echo_clients = min(args.echo_clients, 3 * MAX_TABLES)
     args.seconds = min(args.seconds, MAX_SECONDS)
     rounds = min(args.rounds, MAX_ROUNDS)
     ratios: list[float] = []
@@ -363,6 +369,9 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--seats", type=int, default=3)
     p.add_argument("--profile", default="cutthroat")
+    p.add_argument(
+        "--echo-clients", type=int, default=0, help="echo clients (default: as many as tapete's sockets, 3 x --tables)"
+    )
     p.add_argument("--seconds", type=float, default=8.0)
     p.add_argument("--warmup", type=float, default=2.0)
     p.add_argument("--rounds", type=int, default=3)
