@@ -80,3 +80,50 @@ def test_a_family_without_an_analyser_is_refused() -> None:
     g.apply(g.legal_actions()[0])
     with pytest.raises(tapete.BadRecord, match="nothing to analyse"):
         analyze(g.record())
+
+
+def _record_of_hands(profile: str, seed: int, hands: int) -> dict[str, object]:
+    """A record of ``hands`` hands played at random (low bids, so that the game goes on)."""
+    import random
+
+    from tests.helpers import sensible_random_action
+
+    rng = random.Random(seed)
+    g = tapete.new_game(profile, seed=seed)
+    while not g.is_over() and g.hand_number < hands:
+        g.apply(sensible_random_action(g, rng))
+    return g.record()
+
+
+def test_hands_analysed_in_processes_give_the_same_analysis() -> None:
+    """``jobs``: each hand in its own process, joined in order: the same report as one process."""
+    record = _record_of_hands("spades", 3, 3)
+    assert len(record["hands"]) >= 3  # type: ignore[arg-type]
+    alone = analyze(record, nodes=3_000)
+    assert len(alone["hands"]) >= 3
+    assert analyze(record, nodes=3_000, jobs=2) == alone
+    assert analyze(record, nodes=3_000, hands=[2, 0], jobs=3) == analyze(record, nodes=3_000, hands=[0, 2])
+
+
+def test_a_record_error_stops_the_analysis_at_its_hand_in_processes_too() -> None:
+    record = _record_of_hands("spades", 5, 3)
+    hands = record["hands"]
+    assert isinstance(hands, list) and len(hands) >= 3
+    actions = hands[1]["actions"]
+    k = next(i for i, a in enumerate(actions) if "play" in a)
+    actions[k + 1] = dict(actions[k])  # the same card again: not in the hand any more
+    alone = analyze(record, nodes=2_000)
+    assert alone["error"] is not None and alone["error"]["hand"] == 1
+    assert [h["hand"] for h in alone["hands"]] == [0, 1]
+    assert analyze(record, nodes=2_000, jobs=2) == alone
+
+
+def test_cli_jobs(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(_record_of_hands("spades", 8, 2)))
+    run = [sys.executable, "-m", "tapete", "analyze", str(path), "--nodes", "3000", "--json"]
+    one = subprocess.run([*run, "--jobs", "1"], capture_output=True, text=True, timeout=120)
+    two = subprocess.run([*run, "--jobs", "2"], capture_output=True, text=True, timeout=120)
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert len(json.loads(one.stdout)["hands"]) == 2

@@ -10,16 +10,19 @@ tricks ("trick 5, seat 2 played K♥: −1, Q♥ kept 7").
 Each answer has a node budget (``--nodes``; ``--lead-nodes`` for the makeable tricks at
 the first lead): a position too big for it is reported as not analysed rather than
 making the command run for minutes. Kept tricks count the
-tricks the side has already won in the hand.
+tricks the side has already won in the hand. The hands are independent questions, so
+``--jobs`` analyses them in that many processes at once, with the same answers.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
+from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
@@ -184,19 +187,47 @@ def analyze(
     lead_nodes: int | None = None,
     hands: Collection[int] | None = None,
     seconds: float | None = None,
+    jobs: int = 1,
 ) -> dict[str, JSON]:
     """The analysis of a record object (``{"profile", "hands": [...], "error", "out_of_time"}``), by its family's analyser.
 
     ``lead_nodes``: the node budget of the makeable tricks at the first lead (default
     ``nodes``); ``hands``: the indexes of the hands to analyse (default all; the others are only
     replayed); ``seconds``: a time budget, after which the answers not found yet are
-    reported as not analysed (``out_of_time``).
+    reported as not analysed (``out_of_time``); ``jobs``: processes analysing hands at
+    once (without a time budget only: node budgets give the same answers in any process).
     """
     record = read_record(obj)
     if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
+    indexes = sorted(set(hands)) if hands is not None else list(range(len(record.hands)))
+    if jobs > 1 and seconds is None and len(indexes) > 1:
+        return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs)
     analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
     return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds)
+
+
+def _analyze_one_hand(task: tuple[JSON, int, int | None, int]) -> dict[str, JSON]:
+    obj, nodes, lead_nodes, hand = task
+    return analyze(obj, nodes=nodes, lead_nodes=lead_nodes, hands=[hand])
+
+
+def _analyze_in_processes(
+    obj: JSON, nodes: int, lead_nodes: int | None, indexes: Sequence[int], jobs: int
+) -> dict[str, JSON]:
+    """Each hand of ``indexes`` analysed in its own task; the reports joined as one analysis
+    of them all would give (up to the first hand a record error stops)."""
+    tasks = [(obj, nodes, lead_nodes, h) for h in indexes]
+    with Pool(min(jobs, len(tasks))) as pool:
+        parts = pool.map(_analyze_one_hand, tasks, chunksize=1)
+    out: list[JSON] = []
+    error: JSON = None
+    for part in parts:
+        out.extend(part["hands"])
+        error = part["error"]
+        if error is not None:
+            break  # the hands after it were never reached
+    return {"profile": parts[0]["profile"], "hands": out, "error": error, "out_of_time": False}
 
 
 Analyser = Callable[[Record, int], dict[str, JSON]]
@@ -294,7 +325,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(f"tapete analyze: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        report = analyze(parse_json(text), nodes=args.nodes, lead_nodes=args.lead_nodes)
+        jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+        report = analyze(parse_json(text), nodes=args.nodes, lead_nodes=args.lead_nodes, jobs=max(1, jobs))
     except BadRecord as exc:
         print(f"tapete analyze: {exc.message}", file=sys.stderr)
         return 2
@@ -313,6 +345,9 @@ def add_analyze_parser(sub: Any) -> None:
         type=int,
         default=None,
         help="node budget of the makeable tricks at the first lead (default: --nodes)",
+    )
+    p.add_argument(
+        "--jobs", type=int, default=None, help="processes analysing hands at once (default: every core)"
     )
     p.set_defaults(func=cmd_analyze)
 
