@@ -434,6 +434,21 @@ class Solver:
             # each bound rests on the ranks of where it came from (the last to improve it)
             rel_lo = self._cards_of(used_lo) if used_lo else 0
             rel_hi = self._cards_of(used_hi) if used_hi else 0
+            # the trumps nobody can beat first: they cost little, and where they settle
+            # the search the quick tricks need not be counted
+            self.rel = 0
+            ours = self._sure_trumps(self.side, beta)
+            rel_ours = self.rel
+            self.rel = 0
+            others = ((1 << self.players) - 1) & ~self.side
+            theirs = left - self._sure_trumps(others, left - alpha)
+            rel_theirs = self.rel
+            if ours >= beta:
+                self.rel = rel_ours
+                return ours
+            if theirs <= alpha:
+                self.rel = rel_theirs
+                return theirs
             if self.quick_tricks and b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
                 side_leads = (self.side >> b.turn) & 1
@@ -445,17 +460,12 @@ class Solver:
                 elif left - q < hi:
                     hi = left - q
                     rel_hi = self.rel
-            self.rel = 0
-            ours = self._sure_trumps(self.side)
             if ours > lo:
                 lo = ours
-                rel_lo = self.rel
-            self.rel = 0
-            others = ((1 << self.players) - 1) & ~self.side
-            theirs = left - self._sure_trumps(others)
+                rel_lo = rel_ours
             if theirs < hi:
                 hi = theirs
-                rel_hi = self.rel
+                rel_hi = rel_theirs
             # a test whether one team takes every trick left: the other's guarded trump, or
             # too few suits it can lead and win, says no
             every = self.quick_tricks and hi == left and alpha >= left - 1
@@ -868,22 +878,62 @@ class Solver:
                 out |= hands[seat]
         return out
 
-    def _sure_trumps(self, team: int) -> int:
+    def _sure_trumps(self, team: int, need: int) -> int:
         """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
         wins whenever it is played, whatever the lead (every card gets played), and one
-        seat's cards fall in different tricks — so the most any one seat of it holds."""
+        seat's cards fall in different tricks — so the most any one seat of it holds.
+
+        Counted from the top trump down, stopping once a seat of the team has ``need``
+        (enough to end the search): the ranks of the trumps counted become relevant, and
+        the fewer they are, the more positions the answer serves. With no trump of the
+        other seats left, the lengths alone say it (no rank is relevant)."""
         b = self.board
-        trumps = self.live & self.order.trumps
-        theirs = self._held_by(((1 << self.players) - 1) & ~team) & trumps
-        floor = self.order.above[self.order.rank[self.order.top(theirs)]] if theirs else trumps
-        if theirs:
-            self.rel = floor & trumps
+        order = self.order
+        trumps = self.live & order.trumps
+        if not trumps:
+            return 0
+        everyone = (1 << self.players) - 1
         best = 0
-        for seat in range(self.players):
-            if (team >> seat) & 1:
-                n = _count(b.hands[seat] & floor & trumps)
+        if not self._held_by(everyone & ~team) & trumps:
+            for seat in range(self.players):
+                if (team >> seat) & 1:
+                    n = _count(b.hands[seat] & trumps)
+                    if n > best:
+                        best = n
+            return best
+        owner = self.owner
+        counts = 0  # 5 bits a seat
+        rel = 0
+        if order.monotone:
+            m = trumps
+            while m:
+                c = m.bit_length() - 1
+                m ^= 1 << c
+                o = owner[c]
+                if not (team >> o) & 1:
+                    break
+                rel |= 1 << c
+                counts += 1 << (5 * o)
+                n = (counts >> (5 * o)) & 31
                 if n > best:
                     best = n
+                    if best >= need:
+                        break
+        else:
+            for c in order.down[len(order.groups) - 1]:
+                if not (trumps >> c) & 1:
+                    continue
+                o = owner[c]
+                if not (team >> o) & 1:
+                    break
+                rel |= 1 << c
+                counts += 1 << (5 * o)
+                n = (counts >> (5 * o)) & 31
+                if n > best:
+                    best = n
+                    if best >= need:
+                        break
+        self.rel = rel
         return best
 
     def _guarded_trump(self, team: int) -> bool:
@@ -974,7 +1024,9 @@ class Solver:
         """Tricks the leader's team takes at once: the leader cashing its top cards, or
         leading to a teammate's top card of a suit and that teammate cashing (``_cash``);
         where that gives fewer than ``need`` (the count that would end the search), the
-        team's cards of each suit played together (``_team_cash``), up to ``need``."""
+        team's cards of each suit played together (``_team_cash``). Each counts up to
+        ``need`` and no further: the cards counted are the ranks the bound rests on, and
+        the fewer they are, the more positions a table entry built on it serves."""
         b = self.board
         leader = b.turn
         hands = b.hands
@@ -983,15 +1035,17 @@ class Solver:
         groups = self.order.groups
         outer = self.rel
         self.rel = 0
-        best = self._cash(leader, team)
+        best = self._cash(leader, team, need)
         rel = self.rel
         lead = hands[leader]
         may_trump = lead & trumps != 0 and (b.spades_broken or lead & ~trumps == 0)
         for seat in range(self.players):
+            if best >= need:
+                break  # enough to end the search: no wider set of ranks
             if seat == leader or not (team >> seat) & 1 or not hands[seat]:
                 continue
             self.rel = 0
-            q = self._cash(seat, team)
+            q = self._cash(seat, team, need)
             if q <= best:
                 continue
             entries = 0
@@ -1117,9 +1171,11 @@ class Solver:
             pick = hand
         return pick & -pick
 
-    def _cash(self, seat: int, team: int) -> int:
+    def _cash(self, seat: int, team: int, most: int = 64) -> int:
         """Tricks ``seat`` takes in a row by cashing its top cards once it is on lead (its
-        team is ``team``); ``cashed`` gets the suits (``Order.groups`` indexes) it cashes.
+        team is ``team``), at most ``most`` (counting past what ends the search would only
+        make more ranks relevant); ``cashed`` gets the suits (``Order.groups`` indexes) it
+        cashes.
 
         Its top trumps count when it may lead them. In a side suit its top cards count as
         long as every other seat that could ruff still has a card of the suit: an
@@ -1137,7 +1193,7 @@ class Solver:
         self.cashed = 0
         q = 0
         if b.spades_broken or hands[seat] & ~trumps == 0:
-            q = self._top_run(seat, last, 64)
+            q = self._top_run(seat, last, most)
             if q:
                 self.cashed = 1 << last
         side = 0
@@ -1148,9 +1204,9 @@ class Solver:
                 if n < rounds:
                     rounds = n
         for i in range(last):
-            if side >= rounds:
+            if side >= rounds or q + side >= most:
                 break
-            cap = rounds - side
+            cap = rounds - side if rounds - side < most - q - side else most - q - side
             for other in range(self.players):
                 if other != seat and hands[other] & trumps and (b.must_beat or not (team >> other) & 1):
                     n = self._length(other, i)
