@@ -396,6 +396,8 @@ class Solver:
                 c2: i64 = p2
                 c3: i64 = p3
                 j = -1
+                cut_m = -1  # the entry that makes a cutoff
+                cut_v = 0
                 for slot in bucket.slots:
                     j += 1
                     x: i64 = slot
@@ -416,6 +418,10 @@ class Solver:
                     if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
+                        if elo >= beta or ehi <= alpha:
+                            cut_m = m
+                            cut_v = elo if elo >= beta else ehi
+                            break  # the patterns go narrowest first: none rests on fewer cards
                         if elo > lo:
                             lo = elo
                             used_lo = m
@@ -425,12 +431,10 @@ class Solver:
                             used_hi = m
                             if hint < 0:
                                 hint = d >> 12
-                        if lo >= beta or hi <= alpha:
-                            break
-                if lo >= beta or hi <= alpha:
-                    # one entry's bound made the cutoff: it rests on that entry's ranks alone
-                    self.rel = self._cards_of(used_lo if lo >= beta else used_hi)
-                    return lo if lo >= beta else hi
+                if cut_m >= 0:
+                    # an entry's bound makes the cutoff: it rests on that entry's ranks alone
+                    self.rel = self._cards_of(cut_m)
+                    return cut_v
             # each bound rests on the ranks of where it came from (the last to improve it)
             rel_lo = self._cards_of(used_lo) if used_lo else 0
             rel_hi = self._cards_of(used_hi) if used_hi else 0
@@ -625,9 +629,17 @@ class Solver:
             bucket = level[inner] = Bucket()
         j = bucket.index.get(mask, -1)
         if j < 0:
-            j = bucket.index[mask] = len(bucket.slots)
-            bucket.slots.append(mask)
-            bucket.tables.append({})
+            # the patterns are kept narrowest first (fewest cards), so that a probe meets
+            # the entry that makes a cutoff on the fewest ranks first
+            slots = bucket.slots
+            width = _width(mask)
+            j = len(slots)
+            while j > 0 and _width(slots[j - 1] & 0xFFFFFF) > width:
+                j -= 1
+            slots.insert(j, mask)
+            bucket.tables.insert(j, {})
+            for k in range(j, len(slots)):
+                bucket.index[slots[k] & 0xFFFFFF] = k
         entries = bucket.tables[j]
         bucket.slots[j] = bucket.slots[j] | bit
         old = entries.get(key, -1)
@@ -1450,6 +1462,11 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
     key |= (p1 & ((1 << w1) - 1)) << w0
     key |= (p2 & ((1 << w2) - 1)) << (w0 + w1)
     return key | ((p3 & ((1 << w3) - 1)) << (w0 + w1 + w2))
+
+
+def _width(mask: int) -> int:
+    """How many bits of the position's code a pattern (``Solver._pattern``) keeps: 3 a card."""
+    return (mask & 63) + ((mask >> 6) & 63) + ((mask >> 12) & 63) + ((mask >> 18) & 63)
 
 
 def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
