@@ -382,6 +382,19 @@ class Solver:
                 return left
             if left == 1:
                 return self._last_trick()
+            # the trumps nobody can beat first: they cost little, and where they settle the
+            # search they rest on a few top trumps, fewer ranks than a table entry's
+            self.rel = 0
+            ours = self._sure_trumps(self.side, beta)
+            if ours >= beta:
+                return ours
+            rel_ours = self.rel
+            self.rel = 0
+            others = ((1 << self.players) - 1) & ~self.side
+            theirs = left - self._sure_trumps(others, left - alpha)
+            if theirs <= alpha:
+                return theirs
+            rel_theirs = self.rel
             outer = self._code()
             inner = self.lens23
             p0, p1, p2, p3 = self.part0, self.part1, self.part2, self.part3
@@ -438,21 +451,6 @@ class Solver:
             # each bound rests on the ranks of where it came from (the last to improve it)
             rel_lo = self._cards_of(used_lo) if used_lo else 0
             rel_hi = self._cards_of(used_hi) if used_hi else 0
-            # the trumps nobody can beat first: they cost little, and where they settle
-            # the search the quick tricks need not be counted
-            self.rel = 0
-            ours = self._sure_trumps(self.side, beta)
-            rel_ours = self.rel
-            self.rel = 0
-            others = ((1 << self.players) - 1) & ~self.side
-            theirs = left - self._sure_trumps(others, left - alpha)
-            rel_theirs = self.rel
-            if ours >= beta:
-                self.rel = rel_ours
-                return ours
-            if theirs <= alpha:
-                self.rel = rel_theirs
-                return theirs
             if self.quick_tricks and b.sitting_out < 0 and not b.must_lead_2c:
                 self.rel = 0
                 side_leads = (self.side >> b.turn) & 1
