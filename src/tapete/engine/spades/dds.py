@@ -211,7 +211,6 @@ class Solver:
         self.nodes = 0
         self.tricks_played = 0
         """Tricks completed in the search (what DDS reports as its nodes: one a trick)."""
-        self.history: list[int] = [0] * 64
         self.move_first = -1
         self.moves5 = self.moves4 = self.moves35 = self.moves3 = self.moves2 = self.moves1 = 0
         """``_ordered_moves``'s answer: the first card to try, and the others by kind."""
@@ -568,7 +567,6 @@ class Solver:
                         # a cutoff rests on this card alone
                         rel = narrowed | self.rel
                         cut = True
-                        self.history[card] = self.history[card] + 1
                         break
                     if v > a:
                         a = v
@@ -578,7 +576,6 @@ class Solver:
                 if v <= a:
                     rel = narrowed | self.rel
                     cut = True
-                    self.history[card] = self.history[card] + 1
                     break
                 if v < z:
                     z = v
@@ -1298,13 +1295,12 @@ class Solver:
 
     def _head(self, mask: int, base: int) -> int:
         """The best move of ``mask`` (moves scored ``base`` less their rank, ``_ordered_moves``)
-        as its score << 19 | its history count << 7 | the card, or -1 if ``mask`` is empty:
-        the lowest-ranked card scores highest, ties go to the history count, then the card."""
+        as its score << 7 | the card, or -1 if ``mask`` is empty: the lowest-ranked card
+        scores highest, ties (between kinds) go to the higher card."""
         if not mask:
             return -1
         c = _bottom(mask, self.order)
-        h = self.history[c]
-        return ((base - self.order.rank[c]) << 19) | ((h if h < 4095 else 4095) << 7) | c
+        return ((base - self.order.rank[c]) << 7) | c
 
     def _ordered_moves(self, seat: int, hint: int, ply: int) -> None:
         """One card of each class of equivalent legal cards, sorted into kinds: the
@@ -1316,7 +1312,7 @@ class Solver:
         else the cheapest card that wins against everything the later opponents can
         bring, then other winners, then low cards. Leading: top cards of suits no
         opponent can ruff, a suit a teammate can ruff, top cards the opponents can ruff,
-        low toward a teammate's top card, then the rest. Ties go to the history count.
+        low toward a teammate's top card, then the rest.
         """
         b = self.board
         legal = b.playable_cards(b.hands[seat])
