@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from mypy_extensions import i64
 
-from tapete.engine.spades.trick import TrickState, TrickTables, trick_winner
+from tapete.engine.spades.trick import TrickState, TrickTables, beats
 
 TABLE_LIMIT: Final = 2_000_000
 MAX_PLY: Final = 5 * 18
@@ -211,11 +211,12 @@ class Solver:
         self.nodes = 0
         self.tricks_played = 0
         """Tricks completed in the search (what DDS reports as its nodes: one a trick)."""
-        self.history: list[int] = [0] * 64
-        self.move_lists: list[list[int]] = [[] for _ in range(MAX_PLY)]
+        self.move_first = -1
+        self.moves5 = self.moves4 = self.moves35 = self.moves3 = self.moves2 = self.moves1 = 0
+        """``_ordered_moves``'s answer: the first card to try, and the others by kind."""
         self.class_lists: list[list[int]] = [[] for _ in range(MAX_PLY)]
-        """``_ordered_moves``'s lists, one for each depth (tricks left and cards in the
-        trick): a depth's list is walked while the depths below it refill theirs."""
+        """``_ordered_moves``'s classes, one list for each depth (tricks left and cards in
+        the trick): a depth's list is read while the depths below it refill theirs."""
         self.cash_hands: list[int] = [0] * players
         self.cash_top: list[int] = [-1] * (4 * players)
         self.cash_held: list[int] = [0] * (4 * players)
@@ -380,6 +381,19 @@ class Solver:
                 return left
             if left == 1:
                 return self._last_trick()
+            # the trumps nobody can beat first: they cost little, and where they settle the
+            # search they rest on a few top trumps, fewer ranks than a table entry's
+            self.rel = 0
+            ours = self._sure_trumps(self.side, beta)
+            if ours >= beta:
+                return ours
+            rel_ours = self.rel
+            self.rel = 0
+            others = ((1 << self.players) - 1) & ~self.side
+            theirs = left - self._sure_trumps(others, left - alpha)
+            if theirs <= alpha:
+                return theirs
+            rel_theirs = self.rel
             outer = self._code()
             inner = self.lens23
             p0, p1, p2, p3 = self.part0, self.part1, self.part2, self.part3
@@ -394,6 +408,8 @@ class Solver:
                 c2: i64 = p2
                 c3: i64 = p3
                 j = -1
+                cut_m = -1  # the entry that makes a cutoff
+                cut_v = 0
                 for slot in bucket.slots:
                     j += 1
                     x: i64 = slot
@@ -414,6 +430,10 @@ class Solver:
                     if d >= 0:
                         elo = (d >> 6) & 63
                         ehi = d & 63
+                        if elo >= beta or ehi <= alpha:
+                            cut_m = m
+                            cut_v = elo if elo >= beta else ehi
+                            break  # the patterns go narrowest first: none rests on fewer cards
                         if elo > lo:
                             lo = elo
                             used_lo = m
@@ -423,12 +443,10 @@ class Solver:
                             used_hi = m
                             if hint < 0:
                                 hint = d >> 12
-                        if lo >= beta or hi <= alpha:
-                            break
-                if lo >= beta or hi <= alpha:
-                    # one entry's bound made the cutoff: it rests on that entry's ranks alone
-                    self.rel = self._cards_of(used_lo if lo >= beta else used_hi)
-                    return lo if lo >= beta else hi
+                if cut_m >= 0:
+                    # an entry's bound makes the cutoff: it rests on that entry's ranks alone
+                    self.rel = self._cards_of(cut_m)
+                    return cut_v
             # each bound rests on the ranks of where it came from (the last to improve it)
             rel_lo = self._cards_of(used_lo) if used_lo else 0
             rel_hi = self._cards_of(used_hi) if used_hi else 0
@@ -443,17 +461,12 @@ class Solver:
                 elif left - q < hi:
                     hi = left - q
                     rel_hi = self.rel
-            self.rel = 0
-            ours = self._sure_trumps(self.side)
             if ours > lo:
                 lo = ours
-                rel_lo = self.rel
-            self.rel = 0
-            others = ((1 << self.players) - 1) & ~self.side
-            theirs = left - self._sure_trumps(others)
+                rel_lo = rel_ours
             if theirs < hi:
                 hi = theirs
-                rel_hi = self.rel
+                rel_hi = rel_theirs
             # a test whether one team takes every trick left: the other's guarded trump, or
             # too few suits it can lead and win, says no
             every = self.quick_tricks and hi == left and alpha >= left - 1
@@ -487,15 +500,61 @@ class Solver:
         a = alpha
         z = beta
         rel = narrowed
-        moves = self._ordered_moves(b.turn, hint, b.tricks_left * 5 + len(b.trick))
+        self._ordered_moves(b.turn, hint, b.tricks_left * 5 + len(b.trick))
         merged = self.merged
+        # the moves, best first: the table's card, then by score (``_ordered_moves``), taken
+        # from one mask per kind of move (no list of boxed scores to build and sort)
+        first = self.move_first
+        m5, m4, m35 = self.moves5, self.moves4, self.moves35
+        m3, m2, m1 = self.moves3, self.moves2, self.moves1
+        k5 = self._head(m5, 500)
+        k4 = self._head(m4, 400)
+        k35 = self._head(m35, 350)
+        k3 = self._head(m3, 300)
+        k2 = self._head(m2, 200)
+        k1 = self._head(m1, 100)
         cut = False
         # cards that play as one already tried (``_small_cards``); not where ranks decide
         # what may be played or in the first trick, nor in the reference search
         may_skip = self.winning_ranks and not self._first_or_must_beat()
         skip = 0
-        for x in reversed(moves):
-            card = x & 127
+        while True:
+            if first >= 0:
+                card = first
+                first = -1
+            else:
+                k = k5
+                if k4 > k:
+                    k = k4
+                if k35 > k:
+                    k = k35
+                if k3 > k:
+                    k = k3
+                if k2 > k:
+                    k = k2
+                if k1 > k:
+                    k = k1
+                if k < 0:
+                    break
+                card = k & 127
+                if k == k5:
+                    m5 ^= 1 << card
+                    k5 = self._head(m5, 500)
+                elif k == k4:
+                    m4 ^= 1 << card
+                    k4 = self._head(m4, 400)
+                elif k == k35:
+                    m35 ^= 1 << card
+                    k35 = self._head(m35, 350)
+                elif k == k3:
+                    m3 ^= 1 << card
+                    k3 = self._head(m3, 300)
+                elif k == k2:
+                    m2 ^= 1 << card
+                    k2 = self._head(m2, 200)
+                else:
+                    m1 ^= 1 << card
+                    k1 = self._head(m1, 100)
             if (skip >> card) & 1:
                 continue
             self.rel = 0
@@ -508,7 +567,6 @@ class Solver:
                         # a cutoff rests on this card alone
                         rel = narrowed | self.rel
                         cut = True
-                        self.history[card] = self.history[card] + 1
                         break
                     if v > a:
                         a = v
@@ -518,7 +576,6 @@ class Solver:
                 if v <= a:
                     rel = narrowed | self.rel
                     cut = True
-                    self.history[card] = self.history[card] + 1
                     break
                 if v < z:
                     z = v
@@ -540,21 +597,23 @@ class Solver:
                 hi = best
             if self._first_or_must_beat():
                 rel = self.live  # ranks decide what may be played, or the first trick: keep all
-            self._store(outer, inner, (p0, p1, p2, p3), rel, (best_move << 12) | (lo << 6) | hi)
+            self._store(outer, inner, p0, p1, p2, p3, rel, (best_move << 12) | (lo << 6) | hi)
         self.rel = rel
         return best
 
-    def _store(self, outer: int, inner: int, parts: tuple[int, int, int, int], rel: int, data: int) -> None:
-        """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards."""
+    def _store(self, outer: int, inner: int, p0: int, p1: int, p2: int, p3: int, rel: int, data: int) -> None:
+        """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards; ``p0``
+        to ``p3`` are the suits' parts of the position's code (separate, not a tuple: a
+        tuple a node is an allocation the garbage collector counts)."""
         mask = self._pattern(rel)
-        key = _key(mask, parts[0], parts[1], parts[2], parts[3])
+        key = _key(mask, p0, p1, p2, p3)
         bit = 1 << (
             24
             + _filter_bit(
-                parts[0] & ((1 << (mask & 63)) - 1),
-                parts[1] & ((1 << ((mask >> 6) & 63)) - 1),
-                parts[2] & ((1 << ((mask >> 12) & 63)) - 1),
-                parts[3] & ((1 << (mask >> 18)) - 1),
+                p0 & ((1 << (mask & 63)) - 1),
+                p1 & ((1 << ((mask >> 6) & 63)) - 1),
+                p2 & ((1 << ((mask >> 12) & 63)) - 1),
+                p3 & ((1 << (mask >> 18)) - 1),
             )
         )
         level = self.table.get(outer)
@@ -565,9 +624,17 @@ class Solver:
             bucket = level[inner] = Bucket()
         j = bucket.index.get(mask, -1)
         if j < 0:
-            j = bucket.index[mask] = len(bucket.slots)
-            bucket.slots.append(mask)
-            bucket.tables.append({})
+            # the patterns are kept narrowest first (fewest cards), so that a probe meets
+            # the entry that makes a cutoff on the fewest ranks first
+            slots = bucket.slots
+            width = _width(mask)
+            j = len(slots)
+            while j > 0 and _width(slots[j - 1] & 0xFFFFFF) > width:
+                j -= 1
+            slots.insert(j, mask)
+            bucket.tables.insert(j, {})
+            for k in range(j, len(slots)):
+                bucket.index[slots[k] & 0xFFFFFF] = k
         entries = bucket.tables[j]
         bucket.slots[j] = bucket.slots[j] | bit
         old = entries.get(key, -1)
@@ -788,21 +855,25 @@ class Solver:
 
     # --- helpers ------------------------------------------------------------------------
     def _last_trick(self) -> int:
-        """The last trick, every card forced: 1 if the side wins it (``trick_winner`` decides)."""
+        """The last trick, every card forced: 1 if the side wins it (the trick core's ``beats``
+        decides, card by card; no lists, so no allocation)."""
         b = self.board
-        cards: list[int] = []
-        seats: list[int] = []
+        tables = b.tables
+        hands = b.hands
+        nxt = b.next_of
         seat = b.turn
-        for _ in range(b.trick_size):
-            cards.append(b.hands[seat].bit_length() - 1)
-            seats.append(seat)
-            seat = b.next_of[seat]
-        wc, ws = trick_winner(cards, seats, b.tables)
-        group = b.follow[wc]
-        self.rel = 0
-        for c in cards:
-            if c != wc and (group >> c) & 1:
-                self.rel = 1 << wc
+        led = hands[seat].bit_length() - 1
+        wc = led
+        ws = seat
+        cards = 1 << led
+        for _ in range(b.trick_size - 1):
+            seat = nxt[seat]
+            c = hands[seat].bit_length() - 1
+            cards |= 1 << c
+            if beats(c, wc, led, tables):
+                wc = c
+                ws = seat
+        self.rel = 1 << wc if cards & b.follow[wc] & ~(1 << wc) else 0
         return (self.side >> ws) & 1
 
     def _held_by(self, seats: int) -> int:
@@ -814,22 +885,62 @@ class Solver:
                 out |= hands[seat]
         return out
 
-    def _sure_trumps(self, team: int) -> int:
+    def _sure_trumps(self, team: int, need: int) -> int:
         """Tricks ``team`` takes with trumps the other seats cannot beat: each such trump
         wins whenever it is played, whatever the lead (every card gets played), and one
-        seat's cards fall in different tricks — so the most any one seat of it holds."""
+        seat's cards fall in different tricks — so the most any one seat of it holds.
+
+        Counted from the top trump down, stopping once a seat of the team has ``need``
+        (enough to end the search): the ranks of the trumps counted become relevant, and
+        the fewer they are, the more positions the answer serves. With no trump of the
+        other seats left, the lengths alone say it (no rank is relevant)."""
         b = self.board
-        trumps = self.live & self.order.trumps
-        theirs = self._held_by(((1 << self.players) - 1) & ~team) & trumps
-        floor = self.order.above[self.order.rank[self.order.top(theirs)]] if theirs else trumps
-        if theirs:
-            self.rel = floor & trumps
+        order = self.order
+        trumps = self.live & order.trumps
+        if not trumps:
+            return 0
+        everyone = (1 << self.players) - 1
         best = 0
-        for seat in range(self.players):
-            if (team >> seat) & 1:
-                n = _count(b.hands[seat] & floor & trumps)
+        if not self._held_by(everyone & ~team) & trumps:
+            for seat in range(self.players):
+                if (team >> seat) & 1:
+                    n = _count(b.hands[seat] & trumps)
+                    if n > best:
+                        best = n
+            return best
+        owner = self.owner
+        counts = 0  # 5 bits a seat
+        rel = 0
+        if order.monotone:
+            m = trumps
+            while m:
+                c = m.bit_length() - 1
+                m ^= 1 << c
+                o = owner[c]
+                if not (team >> o) & 1:
+                    break
+                rel |= 1 << c
+                counts += 1 << (5 * o)
+                n = (counts >> (5 * o)) & 31
                 if n > best:
                     best = n
+                    if best >= need:
+                        break
+        else:
+            for c in order.down[len(order.groups) - 1]:
+                if not (trumps >> c) & 1:
+                    continue
+                o = owner[c]
+                if not (team >> o) & 1:
+                    break
+                rel |= 1 << c
+                counts += 1 << (5 * o)
+                n = (counts >> (5 * o)) & 31
+                if n > best:
+                    best = n
+                    if best >= need:
+                        break
+        self.rel = rel
         return best
 
     def _guarded_trump(self, team: int) -> bool:
@@ -920,7 +1031,9 @@ class Solver:
         """Tricks the leader's team takes at once: the leader cashing its top cards, or
         leading to a teammate's top card of a suit and that teammate cashing (``_cash``);
         where that gives fewer than ``need`` (the count that would end the search), the
-        team's cards of each suit played together (``_team_cash``), up to ``need``."""
+        team's cards of each suit played together (``_team_cash``). Each counts up to
+        ``need`` and no further: the cards counted are the ranks the bound rests on, and
+        the fewer they are, the more positions a table entry built on it serves."""
         b = self.board
         leader = b.turn
         hands = b.hands
@@ -929,15 +1042,17 @@ class Solver:
         groups = self.order.groups
         outer = self.rel
         self.rel = 0
-        best = self._cash(leader, team)
+        best = self._cash(leader, team, need)
         rel = self.rel
         lead = hands[leader]
         may_trump = lead & trumps != 0 and (b.spades_broken or lead & ~trumps == 0)
         for seat in range(self.players):
+            if best >= need:
+                break  # enough to end the search: no wider set of ranks
             if seat == leader or not (team >> seat) & 1 or not hands[seat]:
                 continue
             self.rel = 0
-            q = self._cash(seat, team)
+            q = self._cash(seat, team, need)
             if q <= best:
                 continue
             entries = 0
@@ -1063,9 +1178,11 @@ class Solver:
             pick = hand
         return pick & -pick
 
-    def _cash(self, seat: int, team: int) -> int:
+    def _cash(self, seat: int, team: int, most: int = 64) -> int:
         """Tricks ``seat`` takes in a row by cashing its top cards once it is on lead (its
-        team is ``team``); ``cashed`` gets the suits (``Order.groups`` indexes) it cashes.
+        team is ``team``), at most ``most`` (counting past what ends the search would only
+        make more ranks relevant); ``cashed`` gets the suits (``Order.groups`` indexes) it
+        cashes.
 
         Its top trumps count when it may lead them. In a side suit its top cards count as
         long as every other seat that could ruff still has a card of the suit: an
@@ -1083,7 +1200,7 @@ class Solver:
         self.cashed = 0
         q = 0
         if b.spades_broken or hands[seat] & ~trumps == 0:
-            q = self._top_run(seat, last, 64)
+            q = self._top_run(seat, last, most)
             if q:
                 self.cashed = 1 << last
         side = 0
@@ -1094,9 +1211,9 @@ class Solver:
                 if n < rounds:
                     rounds = n
         for i in range(last):
-            if side >= rounds:
+            if side >= rounds or q + side >= most:
                 break
-            cap = rounds - side
+            cap = rounds - side if rounds - side < most - q - side else most - q - side
             for other in range(self.players):
                 if other != seat and hands[other] & trumps and (b.must_beat or not (team >> other) & 1):
                     n = self._length(other, i)
@@ -1176,24 +1293,35 @@ class Solver:
             prev = c
         return out
 
-    def _ordered_moves(self, seat: int, hint: int, ply: int) -> list[int]:
-        """One card of each class of equivalent legal cards, the likeliest best last, each
-        as its score with the card in the low 7 bits.
+    def _head(self, mask: int, base: int) -> int:
+        """The best move of ``mask`` (moves scored ``base`` less their rank, ``_ordered_moves``)
+        as its score << 7 | the card, or -1 if ``mask`` is empty: the lowest-ranked card
+        scores highest, ties (between kinds) go to the higher card."""
+        if not mask:
+            return -1
+        c = _bottom(mask, self.order)
+        return ((base - self.order.rank[c]) << 7) | c
+
+    def _ordered_moves(self, seat: int, hint: int, ply: int) -> None:
+        """One card of each class of equivalent legal cards, sorted into kinds: the
+        likeliest best first, ``move_first`` (the table's card; -1: none), then the others
+        by score, a kind's base less the card's rank (``moves5`` scored 500, ``moves4`` 400,
+        ``moves35`` 350, ``moves3`` 300, ``moves2`` 200, ``moves1`` 100; ``_head``).
 
         First the table's best card. Following: low when the trick is the side's already;
         else the cheapest card that wins against everything the later opponents can
         bring, then other winners, then low cards. Leading: top cards of suits no
         opponent can ruff, a suit a teammate can ruff, top cards the opponents can ruff,
-        low toward a teammate's top card, then the rest. Ties go to the history count.
+        low toward a teammate's top card, then the rest.
         """
         b = self.board
         legal = b.playable_cards(b.hands[seat])
         self.merged = NO_CLASSES
-        scored = self.move_lists[ply]  # each depth of the search its own list, refilled
-        scored.clear()
+        self.move_first = -1
+        self.moves5 = self.moves4 = self.moves35 = self.moves3 = self.moves2 = self.moves1 = 0
         if legal & (legal - 1) == 0:
-            scored.append(legal.bit_length() - 1)
-            return scored
+            self.move_first = legal.bit_length() - 1
+            return
         blockers = (self.live | self.trick_mask) & ~legal
         team = team_of(self.side, seat, self.players)
         following = len(b.trick) > 0
@@ -1232,7 +1360,6 @@ class Solver:
         live = self.live
         above = order.above
         follow = b.follow
-        history = self.history
         merged = self.class_lists[ply]
         merged.clear()
         start = -1
@@ -1241,54 +1368,73 @@ class Solver:
         ranked = NO_CLASSES if identity else self._ranked(legal)
         m = legal
         i = 0
+        pending = -1  # the highest card so far of the class being read
+        pending_hint = False
+        m5 = m4 = m35 = m3 = m2 = m1 = 0
         while True:
             if identity:  # bit order is rank order: no sorting, classes by the bits between
                 if not m:
-                    break
-                low = m & -m
-                c = low.bit_length() - 1
-                r = c
-                m ^= low
-                same = prev >= 0 and follow[c] == follow[prev] and blockers & follow[c] & ((1 << c) - (2 << prev)) == 0
+                    c = -1
+                else:
+                    low = m & -m
+                    c = low.bit_length() - 1
+                    m ^= low
+                    same = (
+                        prev >= 0 and follow[c] == follow[prev] and blockers & follow[c] & ((1 << c) - (2 << prev)) == 0
+                    )
+            elif i == len(ranked):
+                c = -1
             else:
-                if i == len(ranked):
-                    break
-                x = ranked[i]
+                c = ranked[i] & 63
                 i += 1
-                c = x & 63
-                r = x >> 6
                 same = prev >= 0 and self._same_class(prev, c, blockers)
-            was_hint = False
-            if same:
-                was_hint = scored.pop() >> 19 == 1000  # the class of the card before: keep the higher
+            if c >= 0 and same:
+                # the class of the card before: it goes on, kept as its higher card
                 if merged and merged[-1] & 127 == prev:
                     merged[-1] = (start << 7) | c
                 else:
                     merged.append((start << 7) | c)
-            else:
-                start = c
-            if c == hint or was_hint:
-                score = 1000
-            elif following:
-                if ours and best_card > theirs_later:
-                    score = 200 - r
-                elif power[c] > best_card:
-                    score = 500 - r if power[c] > theirs_later else 400 - r
+                pending = c
+                pending_hint = pending_hint or c == hint
+                prev = c
+                continue
+            if pending >= 0:
+                # a class ends: score its card (kept as the class's highest)
+                x = pending
+                r = order.rank[x]
+                bit = 1 << x
+                if pending_hint:
+                    self.move_first = x
+                elif following:
+                    if ours and best_card > theirs_later:
+                        m2 |= bit
+                    elif power[x] > best_card:
+                        if power[x] > theirs_later:
+                            m5 |= bit
+                        else:
+                            m4 |= bit
+                    else:
+                        m2 |= bit
+                elif live & follow[x] & above[r] == 0:
+                    if follow[x] & ruffable == 0:  # the top card of its suit
+                        m4 |= bit
+                    else:
+                        m3 |= bit
+                elif follow[x] & partner_ruffs:
+                    m35 |= bit
+                elif (team >> self.owner[order.top(live & follow[x])]) & 1:
+                    m2 |= bit
                 else:
-                    score = 200 - r
-            elif live & follow[c] & above[r] == 0:
-                score = 400 - r if follow[c] & ruffable == 0 else 300 - r  # the top card of its suit
-            elif follow[c] & partner_ruffs:
-                score = 350 - r
-            else:
-                top = order.top(live & follow[c])
-                score = 200 - r if (team >> self.owner[top]) & 1 else 100 - r
-            h = history[c]
-            scored.append((score << 19) | ((h if h < 4095 else 4095) << 7) | c)
+                    m1 |= bit
+            if c < 0:
+                break
+            start = c
+            pending = c
+            pending_hint = c == hint
             prev = c
-        scored.sort()  # the search walks it from the end: no keyword call
+        self.moves5, self.moves4, self.moves35 = m5, m4, m35
+        self.moves3, self.moves2, self.moves1 = m3, m2, m1
         self.merged = merged
-        return scored
 
 
 def _count(mask: int) -> int:
@@ -1310,6 +1456,11 @@ def _key(mask: int, p0: int, p1: int, p2: int, p3: int) -> int:
     key |= (p1 & ((1 << w1) - 1)) << w0
     key |= (p2 & ((1 << w2) - 1)) << (w0 + w1)
     return key | ((p3 & ((1 << w3) - 1)) << (w0 + w1 + w2))
+
+
+def _width(mask: int) -> int:
+    """How many bits of the position's code a pattern (``Solver._pattern``) keeps: 3 a card."""
+    return (mask & 63) + ((mask >> 6) & 63) + ((mask >> 12) & 63) + ((mask >> 18) & 63)
 
 
 def _filter_bit(q0: int, q1: int, q2: int, q3: int) -> int:
