@@ -49,12 +49,12 @@ if TYPE_CHECKING:
 from tapete.engine.spades.trick import TrickState, TrickTables, beats
 
 TABLE_LIMIT: Final = 2_000_000
+"""Entries kept in the transposition table before it is cleared."""
 MAX_PLY: Final = 5 * 18
 """Depths a search can reach: five places a trick (its start and up to four cards played)
 for up to 17 tricks left."""
 NO_CLASSES: Final[list[int]] = []
 """An empty list shared where nothing is merged (never added to)."""
-"""Entries kept in the transposition table before it is cleared."""
 
 
 class SearchLimit(Exception):
