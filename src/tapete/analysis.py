@@ -200,9 +200,10 @@ def analyze(
     record = read_record(obj)
     if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
-    indexes = sorted(set(hands)) if hands is not None else list(range(len(record.hands)))
-    if jobs > 1 and seconds is None and len(indexes) > 1:
-        return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs)
+    if jobs > 1 and seconds is None:
+        indexes = sorted(set(hands)) if hands is not None else list(range(len(record.hands)))
+        if len(indexes) > 1:
+            return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs)
     analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
     return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds)
 
