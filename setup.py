@@ -27,6 +27,7 @@ COMPILED = [
     "src/tapete/engine/spades/game.py",
     "src/tapete/engine/spades/determinize.py",
     "src/tapete/engine/spades/dds.py",
+    "src/tapete/engine/spades/score_search.py",
 ]
 
 FORCE = os.environ.get("TAPETE_COMPILE") == "1"

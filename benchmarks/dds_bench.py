@@ -3,7 +3,10 @@
 Cases: full 13-card partnership deals at the first lead (``spades``: spades not broken,
 and the same hands with spades broken as endplay solves them), positions with 8 cards
 a hand (``--positions`` of them, so that the p95 is not simply the slowest of a few),
-and full 17-card cutthroat deals (one seat against the two others). Run it on the
+and full 17-card cutthroat deals (one seat against the two others). With an open nil
+the expert level asks ``ScoreSearch`` instead (the hand's worth, exact positions in its
+table): ``--nil-positions`` endings of ``--nil-cards`` cards a hand, every card's worth,
+and the trick solver's every card's tricks on the same endings. Run it on the
 compiled engine to see the shipped speed, e.g. from a scratch build::
 
     python setup.py build_ext --inplace     # in a copy of the sources (as tests/test_compiled.py)
@@ -27,6 +30,7 @@ from typing import Any
 import tapete
 from tapete.engine.spades.dds import Solver, position
 from tapete.engine.spades.game import SpadesGame
+from tapete.engine.spades.score_search import ScoreSearch
 from tapete.engine.spades.trick import TrickState
 
 RANKS = "23456789TJQKA"
@@ -125,6 +129,28 @@ class Results:
         t = solve_timed(solver, state, self.tricks.setdefault(name, []), self.nodes.setdefault(name, []))
         self.times.setdefault(name, []).append(t)
 
+    def solve_cards(self, name: str, solver: Solver, state: TrickState) -> None:
+        """Every legal card's value (``Solver.card_values``), as the expert level asks."""
+        t = timed(lambda: solver.card_values(state))
+        self.times.setdefault(name, []).append(t)
+        self.tricks.setdefault(name, []).append(solver.tricks_played)
+        self.nodes.setdefault(name, []).append(solver.nodes)
+
+    def solve_worth(self, name: str, state: TrickState) -> None:
+        """Every legal card's worth by ``ScoreSearch`` with seat 2 on an open nil (seats 0
+        and 2 the side): 10 points a trick, the nil +100 kept and -100 lost. Its tricks
+        played are those of the trick solver it hands the lines past the nil to."""
+        stride = state.tricks_left + 1
+        worth = [0] * 16 * stride
+        for won in range(stride):
+            worth[won] = 100 + 10 * won
+            worth[0b0100 * stride + won] = 10 * won - 100
+        search = ScoreSearch(4, 0b0101, 0b0100, worth)
+        t = timed(lambda: search.card_values(state))
+        self.times.setdefault(name, []).append(t)
+        self.tricks.setdefault(name, []).append(search.tricks.tricks_played)
+        self.nodes.setdefault(name, []).append(search.nodes)
+
     def add(self, name: str, t: float, tricks: int) -> None:
         self.times.setdefault(name, []).append(t)
         self.tricks.setdefault(name, []).append(tricks)
@@ -138,6 +164,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=10, help="13-card deals")
     ap.add_argument("--positions", type=int, default=100, help="positions of 8 cards a hand")
+    ap.add_argument(
+        "--nil-positions", type=int, default=30, help="positions with an open nil, for the worth search and the solver"
+    )
+    ap.add_argument("--nil-cards", type=int, default=7, help="cards a hand in the --nil-positions")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-cutthroat", action="store_true")
     ap.add_argument("--cutthroat-deals", type=int, help="cutthroat deals (default: --deals)")
@@ -168,6 +198,14 @@ def main() -> None:
         small = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
         b8 = position(small, turn=i % 4, tricks_left=8, spades_broken=True)
         ours.solve("spades, 8 cards a hand, spades broken", Solver(4, 0b0101 << (i % 2)), b8)
+    for i in range(args.nil_positions):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        k = args.nil_cards
+        hands = [sum(1 << c for c in deck[k * s : k * s + k]) for s in range(4)]
+        board = position(hands, turn=i % 4, tricks_left=k, spades_broken=True)
+        ours.solve_worth(f"spades, {k} cards a hand, seat 2 on nil: worth search", board)
+        ours.solve_cards(f"spades, {k} cards a hand, the same: trick solver", Solver(4, 0b0101), board)
     if not args.skip_cutthroat:
         count = args.deals if args.cutthroat_deals is None else args.cutthroat_deals
         for i in range(count):
@@ -179,7 +217,7 @@ def main() -> None:
     print(f"solver module: {dds.__file__}; clock: {args.clock}")
     ours.report()
     theirs.report()
-    if not theirs.times:
+    if args.deals and not theirs.times:
         print("endplay is not installed: no DDS comparison")
 
 
