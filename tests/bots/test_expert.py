@@ -8,7 +8,7 @@ import pytest
 
 import tapete
 from tapete.bots import make_bot
-from tapete.bots.spades.expert import expert_play, side_mask
+from tapete.bots.spades.expert import expert_play, open_nil_seats, side_mask
 from tapete.bots.spades.view import read_view
 
 FAST = {"expert_samples": 3, "expert_nodes": 30_000, "samples": 8, "rollouts": 60, "bid_samples": 8}
@@ -109,3 +109,63 @@ def test_expert_leaves_individual_profiles_to_hard() -> None:
     assert expert_play(view, random.Random(0), 6, 200_000, 7) is None
     late = _late_position(0)
     assert expert_play(read_view(late.observation(late.to_act)), random.Random(0), 6, 200_000, 7) is not None
+
+
+def test_expert_plays_hands_with_a_nil_open_or_failed() -> None:
+    """A nil whose bidder has taken no trick is searched for the hand's score (the worth
+    search) when ``nil_cards`` allows it, else left to hard; once it has failed the rest is
+    the teams' tricks (the trick solver), whatever ``nil_cards`` says."""
+    g = _late_position(2)
+    obs = g.observation(g.to_act)
+    assert len(read_view(obs).legal) > 1
+    nil_seat = (g.to_act + 1) % 4
+    bids = list(obs["bids"])
+    bids[nil_seat] = 0
+    won = list(obs["tricks_won"])
+    won[(nil_seat + 2) % 4] += won[nil_seat]
+    won[nil_seat] = 0
+    obs["bids"], obs["tricks_won"] = bids, list(won)
+    view = read_view(obs)
+    assert open_nil_seats(view) == 1 << nil_seat
+    assert expert_play(view, random.Random(0), 6, 200_000, 7) is None  # by default hard decides
+    card = expert_play(view, random.Random(0), 6, 200_000, 7, nil_cards=7)
+    assert card is not None and card in view.legal
+    won[nil_seat] += 1
+    won[(nil_seat + 2) % 4] -= 1
+    obs["tricks_won"] = list(won)
+    view = read_view(obs)
+    assert open_nil_seats(view) == 0
+    card = expert_play(view, random.Random(0), 6, 200_000, 7)
+    assert card is not None and card in view.legal
+
+
+def test_the_nil_worth_table_scores_a_lost_nil_and_the_same_tricks_otherwise() -> None:
+    """With the observer's partner on an open nil, every trick count the team can take is
+    worth 200 points less (+100 becomes -100) when the partner takes one of them; for the
+    other team's open nil, 200 more. Tricks go to the team either way."""
+    from tapete.bots.spades.expert import nil_worth
+    from tapete.engine.spades.determinize import FastHand
+
+    g = _late_position(4)
+    seat = g.to_act
+    obs = g.observation(seat)
+    partner, opponent = (seat + 2) % 4, (seat + 1) % 4
+    bids = [2, 2, 2, 2]
+    bids[partner] = 0
+    bids[opponent] = 0
+    won = [1, 1, 1, 1]
+    won[partner] = won[opponent] = 0
+    obs["bids"], obs["tricks_won"] = bids, won
+    view = read_view(obs)
+    watched = open_nil_seats(view)
+    assert watched == (1 << partner) | (1 << opponent)
+    f = FastHand.from_observation(obs, list(g.hands))
+    left = f.tricks_left
+    worth = nil_worth(view, f, side_mask(view), watched, left)
+    stride = left + 1
+    for t in range(1, left):
+        kept = worth[t]
+        assert worth[(1 << partner) * stride + t] == kept - 200
+        assert worth[(1 << opponent) * stride + t] == kept + 200
+        assert worth[watched * stride + t] == kept
+    assert worth[(1 << partner) * stride + 0] == 0  # the partner cannot take one of none

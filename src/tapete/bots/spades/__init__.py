@@ -11,7 +11,13 @@ from typing import Any, cast
 from tapete.bots.base import Observation
 from tapete.bots.budget import Deadline, time_budget
 from tapete.bots.spades.bidding import hard_bid
-from tapete.bots.spades.expert import DEFAULT_DDS_CARDS, DEFAULT_EXPERT_NODES, DEFAULT_EXPERT_SAMPLES, expert_play
+from tapete.bots.spades.expert import (
+    DEFAULT_DDS_CARDS,
+    DEFAULT_EXPERT_NODES,
+    DEFAULT_EXPERT_SAMPLES,
+    DEFAULT_NIL_CARDS,
+    expert_play,
+)
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
 from tapete.bots.spades.sampler import Sampler, sample_deal
@@ -74,6 +80,7 @@ class SpadesBot:
         self.expert_samples = int(params.pop("expert_samples", DEFAULT_EXPERT_SAMPLES))
         self.expert_nodes = int(params.pop("expert_nodes", DEFAULT_EXPERT_NODES))
         self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
+        self.nil_cards = int(params.pop("nil_cards", DEFAULT_NIL_CARDS))
         if self.search not in ("mcts", "pimc", "tree"):
             raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
@@ -94,7 +101,9 @@ class SpadesBot:
             return normal_play(view)
         rng = decision_rng(self.seed, view.obs)
         if self.level == "expert":
-            card = expert_play(view, rng, self.expert_samples, self.expert_nodes, self.dds_cards, deadline)
+            card = expert_play(
+                view, rng, self.expert_samples, self.expert_nodes, self.dds_cards, deadline, self.nil_cards
+            )
             if card is not None:
                 return card
         if self.level in ("hard", "expert"):

@@ -5,13 +5,20 @@ sampler (bid-weighted); on each, the solver gives every legal card's tricks for 
 seat's team. A card scores, summed over the deals, what the hand would then be worth as
 the hard level counts it: the team's score change minus the other team's
 (``trick_utilities``: the profile's own scoring, so a set, a bag penalty or the
-opponents' failed contract all count). Each decision has a node budget shared by its deals; deals past it are left out, and when the hand is
-still too big to solve (``dds_cards``), a nil is being played, or fewer deals were
-solved than ``MIN_DEALS`` (too few to read a card's value from), the hard level's
-search decides instead. In the individual profiles (every seat for itself) hard always
-decides: there the solver can only give a seat's tricks against all the others together
-(the paranoid reading), and cards chosen by it played measurably worse than hard's
-(Cutthroat, 300 duplicate deals: −3.3 points a hand [−5.6, −1.0]).
+opponents' failed contract all count). A nil that has failed is over: the rest is the
+teams' tricks. While a nil is open (its bidder has taken no trick) tricks are not all
+alike; with ``nil_cards`` set, each deal is then searched for that worth itself
+(``engine/spades/score_search``, over ``nil_worth``: keeping or breaking the nil and the
+teams' tricks in one answer). By default hard decides there: the worth search measured
+no better.
+
+Each decision has a node budget shared by its deals; deals past it are left out, and
+when the hand is still too big to solve (``dds_cards``, or ``nil_cards`` with a nil
+open) or fewer deals were solved than ``MIN_DEALS`` (too few to read a card's value
+from), the hard level's search decides instead. In the individual profiles (every seat
+for itself) hard always decides: there the solver can only give a seat's tricks against
+all the others together (the paranoid reading), and cards chosen by it played measurably
+worse than hard's (Cutthroat, 300 duplicate deals: −3.3 points a hand [−5.6, −1.0]).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from tapete.bots.spades.search import candidate_plays, seat_utilities
 from tapete.bots.spades.view import View, is_nil
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.score_search import ScoreSearch
 from tapete.engine.spades.scoring import score_hand
 
 DEFAULT_EXPERT_SAMPLES = 24
@@ -33,6 +41,12 @@ DEFAULT_EXPERT_NODES = 400_000
 """Search nodes per decision, shared by its deals (about 0.6 s of the compiled solver)."""
 DEFAULT_DDS_CARDS = 9
 """The solver plays once no hand holds more cards than this (before: the hard level)."""
+DEFAULT_NIL_CARDS = 0
+"""With a nil open, the worth search plays once no hand holds more cards than this (0:
+never, hard decides). From 7 cards it measured no better than leaving open nils to hard
+(600 duplicate spades deals, ``docs/analysis.md``); its table holds exact positions only,
+so it costs more nodes than the trick solver (about 33,000 for a 7-card ending at the
+median, 140,000 for an 8-card one)."""
 MIN_DEALS = 8
 """Fewer deals solved within the budget than this (or than the deals asked for): hard decides."""
 
@@ -40,6 +54,46 @@ MIN_DEALS = 8
 def side_mask(view: View) -> int:
     """The seats playing for the observer: its team, or itself alone."""
     return sum(1 << s for s in range(view.n) if view.side(s) == view.side(view.seat))
+
+
+def open_nil_seats(view: View) -> int:
+    """The seats (a mask) that bid nil (or blind nil) and have taken no trick yet: their
+    nils are still being played."""
+    return sum(1 << s for s in range(view.n) if is_nil(view.bids[s]) and view.tricks_won[s] == 0)
+
+
+def nil_worth(view: View, f: FastHand, side: int, watched: int, left: int) -> list[int]:
+    """The worth table of ``ScoreSearch`` for the observer's team (``side``) with open nils
+    (``watched``): for each mask of watched seats that take a trick and each number ``t``
+    of the ``left`` tricks the team takes (the other team the rest), the team's score
+    change minus the other team's, scored by the profile. A watched seat that takes a
+    trick is given one, its team's other tricks go to a seat whose nil is not open;
+    combinations no play reaches are worth 0."""
+    stride = left + 1
+    out = [0] * ((1 << view.n) * stride)
+    mine = view.side(view.seat)
+    broken = watched
+    while True:  # every subset of the watched seats, down to none
+        for t in range(left + 1):
+            tricks = list(view.tricks_won)
+            reachable = True
+            for team, count in ((side, t), (((1 << view.n) - 1) & ~side, left - t)):
+                seats = [s for s in range(view.n) if (team >> s) & 1]
+                hit = [s for s in seats if (broken >> s) & 1]
+                takers = [s for s in seats if not (watched >> s) & 1 or (broken >> s) & 1]
+                if len(hit) > count or (count and not takers):
+                    reachable = False
+                    break
+                for s in hit:
+                    tricks[s] += 1
+                if count > len(hit):
+                    tricks[takers[0]] += count - len(hit)
+            if reachable:
+                change = score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners).change
+                out[broken * stride + t] = change[mine] - change[1 - mine]  # two teams
+        if broken == 0:
+            return out
+        broken = (broken - 1) & watched
 
 
 def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float]:
@@ -74,7 +128,13 @@ def sampled_deals(view: View, rng: random.Random, count: int, deadline: Deadline
 
 
 def expert_play(
-    view: View, rng: random.Random, samples: int, nodes: int, dds_cards: int, deadline: Deadline = NO_DEADLINE
+    view: View,
+    rng: random.Random,
+    samples: int,
+    nodes: int,
+    dds_cards: int,
+    deadline: Deadline = NO_DEADLINE,
+    nil_cards: int = DEFAULT_NIL_CARDS,
 ) -> int | None:
     """The card with the best summed value over solved deals, or ``None`` to defer to hard."""
     cands = candidate_plays(view)
@@ -82,10 +142,14 @@ def expert_play(
         return cands[0]
     if not view.partnership:
         return None  # each seat for itself: the paranoid count misjudges play (measured weaker than hard)
-    if max(view.hand_sizes) > dds_cards or any(is_nil(view.bids[s]) for s in range(view.n)):
+    if max(view.hand_sizes) > dds_cards:
         return None
     side = side_mask(view)
+    watched = open_nil_seats(view)
+    if watched and max(view.hand_sizes) > nil_cards:
+        return None
     solver = Solver(view.n, side)
+    search: ScoreSearch | None = None
     utilities: list[float] = []
     totals = dict.fromkeys(cands, 0.0)
     solved = 0
@@ -93,20 +157,35 @@ def expert_play(
     for hands in sampled_deals(view, rng, samples, deadline):
         if spent >= nodes or (solved and deadline.expired()):
             break
-        solver.budget = nodes - spent
-        start = solver.nodes
         f = FastHand.from_observation(view.obs, hands)
-        if not utilities:
-            utilities = trick_utilities(view, f, side, f.tricks_left)  # the trick in progress included
-        try:
-            values = solver.card_values(f)
-        except SearchLimit:
-            break
-        finally:
-            spent += solver.nodes - start
+        if watched:  # an open nil: each card's worth from one search of the hand's score
+            if search is None:
+                search = ScoreSearch(view.n, side, watched, nil_worth(view, f, side, watched, f.tricks_left))
+            search.clear()
+            search.budget = nodes - spent
+            start = search.nodes
+            try:
+                worth = search.card_values(f)
+            except SearchLimit:
+                break
+            finally:
+                spent += search.nodes - start
+            for c in cands:
+                totals[c] += worth[c] / 100.0
+        else:
+            solver.budget = nodes - spent
+            start = solver.nodes
+            if not utilities:
+                utilities = trick_utilities(view, f, side, f.tricks_left)  # the trick in progress included
+            try:
+                values = solver.card_values(f)
+            except SearchLimit:
+                break
+            finally:
+                spent += solver.nodes - start
+            for c in cands:
+                totals[c] += utilities[values[c]]
         solved += 1
-        for c in cands:
-            totals[c] += utilities[values[c]]
     if solved < min(MIN_DEALS, samples):
         return None
     return max(cands, key=lambda c: (totals[c], -c))
@@ -116,8 +195,11 @@ __all__ = [
     "DEFAULT_DDS_CARDS",
     "DEFAULT_EXPERT_NODES",
     "DEFAULT_EXPERT_SAMPLES",
+    "DEFAULT_NIL_CARDS",
     "MIN_DEALS",
     "expert_play",
+    "nil_worth",
+    "open_nil_seats",
     "sampled_deals",
     "side_mask",
     "trick_utilities",
