@@ -27,6 +27,16 @@ PARTNERSHIP_PROFILES = [
 ]
 
 
+def _outcome(before: Board, after: Board, side: int, watched: int) -> tuple[int, int]:
+    """What one card did: the side's trick if it completed one for the side, and the
+    watched seat (as a mask) if it completed one for a watched seat."""
+    won = [a - b for a, b in zip(after.tricks_won, before.tricks_won, strict=True)]
+    winner = next((s for s, w in enumerate(won) if w), -1)
+    if winner < 0:
+        return 0, 0
+    return (side >> winner) & 1, watched & (1 << winner)
+
+
 def worth_minimax(
     state: Board,
     side: int,
@@ -48,10 +58,7 @@ def worth_minimax(
     values = []
     for card in _bits(state.playable_cards(state.hands[state.turn])):
         child = _child(state, card)
-        won = [a - b for a, b in zip(child.tricks_won, state.tricks_won, strict=True)]
-        winner = next((s for s, w in enumerate(won) if w), -1)
-        gain = 1 if winner >= 0 and (side >> winner) & 1 else 0
-        hit = watched & (1 << winner) if winner >= 0 else 0
+        gain, hit = _outcome(state, child, side, watched)
         values.append(worth_minimax(child, side, watched, worth, stride, t + gain, broken | hit, memo))
     v = max(values) if (side >> state.turn) & 1 else min(values)
     memo[key] = v
@@ -83,10 +90,7 @@ def test_worth_search_equals_minimax(profile: str, seed: int, cards: int, played
     assert set(values) == set(_bits(ref.playable_cards(ref.hands[ref.turn])))
     for card, v in values.items():
         child = _child(ref, card)
-        won = [a - b for a, b in zip(child.tricks_won, ref.tricks_won, strict=True)]
-        winner = next((s for s, w in enumerate(won) if w), -1)
-        gain = 1 if winner >= 0 and (side >> winner) & 1 else 0
-        hit = watched & (1 << winner) if winner >= 0 else 0
+        gain, hit = _outcome(ref, child, side, watched)
         assert v == worth_minimax(child, side, watched, worth, stride, gain, hit, memo), card
 
 

@@ -127,6 +127,17 @@ def sampled_deals(view: View, rng: random.Random, count: int, deadline: Deadline
             return
 
 
+def within_budget(searcher: Solver | ScoreSearch, f: FastHand, budget: int) -> tuple[dict[int, int] | None, int]:
+    """Every legal card's answer (tricks, or worth) on one deal within ``budget`` nodes
+    (``None`` past it), and the nodes it took."""
+    searcher.budget = budget
+    start = searcher.nodes
+    try:
+        return searcher.card_values(f), searcher.nodes - start
+    except SearchLimit:
+        return None, searcher.nodes - start
+
+
 def expert_play(
     view: View,
     rng: random.Random,
@@ -162,30 +173,17 @@ def expert_play(
             if search is None:
                 search = ScoreSearch(view.n, side, watched, nil_worth(view, f, side, watched, f.tricks_left))
             search.clear()
-            search.budget = nodes - spent
-            start = search.nodes
-            try:
-                worth = search.card_values(f)
-            except SearchLimit:
-                break
-            finally:
-                spent += search.nodes - start
-            for c in cands:
-                totals[c] += worth[c] / 100.0
+            answers, used = within_budget(search, f, nodes - spent)
         else:
-            solver.budget = nodes - spent
-            start = solver.nodes
             if not utilities:
                 utilities = trick_utilities(view, f, side, f.tricks_left)  # the trick in progress included
-            try:
-                values = solver.card_values(f)
-            except SearchLimit:
-                break
-            finally:
-                spent += solver.nodes - start
-            for c in cands:
-                totals[c] += utilities[values[c]]
+            answers, used = within_budget(solver, f, nodes - spent)
+        spent += used
+        if answers is None:
+            break
         solved += 1
+        for c in cands:
+            totals[c] += answers[c] / 100.0 if watched else utilities[answers[c]]
     if solved < min(MIN_DEALS, samples):
         return None
     return max(cands, key=lambda c: (totals[c], -c))
@@ -203,4 +201,5 @@ __all__ = [
     "sampled_deals",
     "side_mask",
     "trick_utilities",
+    "within_budget",
 ]
