@@ -18,11 +18,8 @@ from collections import Counter
 import tapete
 from tapete.bots import make_bot
 from tapete.bots.spades.expert import DEFAULT_DDS_CARDS
+from tapete.bots.spades.view import is_nil
 from tapete.engine.spades.game import SpadesGame
-
-
-def nil_bid(bid: object) -> bool:
-    return bid in (0, "BN")
 
 
 def play_hand(profile: str, level: str, seed: int, dds_cards: int) -> tuple[list[bool], str]:
@@ -38,7 +35,7 @@ def play_hand(profile: str, level: str, seed: int, dds_cards: int) -> tuple[list
         g.apply(bots[seat].act(g.observation(seat)))
     log = g.log
     bids = list(g.observation(0)["bids"])
-    nils = [s for s in range(n) if nil_bid(bids[s])]
+    nils = [s for s in range(n) if is_nil(bids[s])]
     late = ""
     while g.phase.name == "PLAY":
         if not late and max(h.bit_count() for h in g.hands) <= dds_cards:

@@ -1256,42 +1256,9 @@ class Solver:
                 self.rel |= 1 << c
         return n
 
-    def _ranked(self, legal: int) -> list[int]:
-        """The legal cards as ``rank << 6 | card``, lowest rank first."""
-        rank = self.order.rank
-        out: list[int] = []
-        m = legal
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            out.append((rank[c] << 6) | c)
-            m ^= low
-        out.sort()
-        return out
-
-    def _same_class(self, prev: int, c: int, blockers: int) -> bool:
-        """Whether ``c`` (ranked just above ``prev`` among the legal cards) is equivalent to it."""
-        b = self.board
-        if b.follow[c] != b.follow[prev]:
-            return False
-        rank = self.order.rank
-        above = self.order.above
-        between = b.follow[c] & above[rank[prev]] & ~above[rank[c] - 1]
-        return blockers & between == 0
-
     def _classes(self, legal: int) -> list[list[int]]:
         """The legal cards in classes of equivalent ones, each from low to high."""
-        blockers = (self.live | self.trick_mask) & ~legal
-        out: list[list[int]] = []
-        prev = -1
-        for x in self._ranked(legal):
-            c = x & 63
-            if prev >= 0 and self._same_class(prev, c, blockers):
-                out[-1].append(c)
-            else:
-                out.append([c])
-            prev = c
-        return out
+        return card_classes(legal, (self.live | self.trick_mask) & ~legal, self.board.follow, self.order)
 
     def _head(self, mask: int, base: int) -> int:
         """The best move of ``mask`` (moves scored ``base`` less their rank, ``_ordered_moves``)
@@ -1365,7 +1332,7 @@ class Solver:
         start = -1
         prev = -1
         identity = order.identity
-        ranked = NO_CLASSES if identity else self._ranked(legal)
+        ranked = NO_CLASSES if identity else ranked_cards(legal, order.rank)
         m = legal
         i = 0
         pending = -1  # the highest card so far of the class being read
@@ -1387,7 +1354,7 @@ class Solver:
             else:
                 c = ranked[i] & 63
                 i += 1
-                same = prev >= 0 and self._same_class(prev, c, blockers)
+                same = prev >= 0 and same_class(prev, c, blockers, follow, order)
             if c >= 0 and same:
                 # the class of the card before: it goes on, kept as its higher card
                 if merged and merged[-1] & 127 == prev:
@@ -1435,6 +1402,46 @@ class Solver:
         self.moves5, self.moves4, self.moves35 = m5, m4, m35
         self.moves3, self.moves2, self.moves1 = m3, m2, m1
         self.merged = merged
+
+
+def ranked_cards(legal: int, rank: Sequence[int]) -> list[int]:
+    """The cards of ``legal`` as ``rank << 6 | card``, lowest rank first."""
+    out: list[int] = []
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        out.append((rank[c] << 6) | c)
+        m ^= low
+    out.sort()
+    return out
+
+
+def same_class(prev: int, c: int, blockers: int, follow: Sequence[int], order: Order) -> bool:
+    """Whether ``c`` (ranked just above ``prev``) plays as ``prev`` does: the same suit
+    (``follow``) and no card of ``blockers`` ranked between them."""
+    if follow[c] != follow[prev]:
+        return False
+    rank = order.rank
+    above = order.above
+    between = follow[c] & above[rank[prev]] & ~above[rank[c] - 1]
+    return blockers & between == 0
+
+
+def card_classes(legal: int, blockers: int, follow: Sequence[int], order: Order) -> list[list[int]]:
+    """The cards of ``legal`` in classes of equivalent ones, each from low to high, the
+    classes by their lowest card's rank (``same_class``: ``blockers`` are the other cards
+    still live or in the trick)."""
+    out: list[list[int]] = []
+    prev = -1
+    for x in ranked_cards(legal, order.rank):
+        c = x & 63
+        if prev >= 0 and same_class(prev, c, blockers, follow, order):
+            out[-1].append(c)
+        else:
+            out.append([c])
+        prev = c
+    return out
 
 
 def _count(mask: int) -> int:

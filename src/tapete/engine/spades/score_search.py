@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tapete.engine.spades.dds import Board, SearchLimit, Solver, order_of
+from tapete.engine.spades.dds import Board, SearchLimit, Solver, card_classes, order_of
 from tapete.engine.spades.trick import TrickState, winning_cards
 
 INFINITE = 1 << 30
@@ -246,25 +246,13 @@ class ScoreSearch:
             self.nodes += solver.nodes - start
 
     def _classes(self, legal: int) -> list[list[int]]:
-        """The legal cards in groups that play alike: touching cards of one suit, no card
-        still live or in the trick between them (prize jacks are not told apart: the worth
-        counts tricks only)."""
-        order = order_of(self.board.tables)
+        """The legal cards in groups that play alike (``dds.card_classes``; prize jacks are
+        not told apart: the worth counts tricks only)."""
+        b = self.board
         blockers = self.live & ~legal
-        for c in self.board.trick:
+        for c in b.trick:
             blockers |= 1 << c
-        out: list[list[int]] = []
-        for cards in order.suits:
-            run: list[int] = []
-            for c in cards:
-                if (legal >> c) & 1:
-                    run.append(c)
-                elif (blockers >> c) & 1 and run:
-                    out.append(run)
-                    run = []
-            if run:
-                out.append(run)
-        return out
+        return card_classes(legal, blockers, b.follow, order_of(b.tables))
 
 
 __all__ = ["INFINITE", "ScoreSearch"]
