@@ -100,6 +100,40 @@ def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included()
     assert u[3] > u[2] + 0.9  # the third trick sets the other team (-50 for them)
 
 
+def test_expert_charges_a_bag_its_share_of_the_penalty() -> None:
+    """The observer's team has made its 6 with no bag banked, the other team its 4; three
+    tricks left. Scored as the hand alone, a trick more is a point more; valued as the
+    expert level does (``lasting``), it is a bag that costs 10 points less its 1."""
+    from tapete.bots.spades.expert import trick_utilities
+    from tapete.engine.spades.determinize import FastHand
+
+    g = _late_position(11)
+    while max(bin(h).count("1") for h in g.hands) > 3 or g.trick:
+        g.apply(g.legal_actions()[0])
+    seat = g.to_act
+    obs = g.observation(seat)
+    mine, theirs = seat % 2, 1 - seat % 2
+    won = [0, 0, 0, 0]
+    bids: list[int] = [0, 0, 0, 0]
+    won[mine], won[mine + 2], won[theirs], won[theirs + 2] = 3, 3, 2, 2
+    bids[mine], bids[mine + 2], bids[theirs], bids[theirs + 2] = 3, 3, 2, 2
+    obs["tricks_won"], obs["bids"], obs["bags"] = won, bids, [0, 0]
+    view = read_view(obs)
+    f = FastHand.from_observation(obs, list(g.hands))
+    hand_only = trick_utilities(view, f, side_mask(view), f.tricks_left)
+    lasting = trick_utilities(view, f, side_mask(view), f.tricks_left, lasting=True)
+    for t in range(3):  # each trick moves a bag from one team to the other
+        assert hand_only[t + 1] - hand_only[t] == pytest.approx(0.02)
+        assert lasting[t + 1] - lasting[t] == pytest.approx(0.02 - 0.2)
+
+
+def test_expert_values_bags_as_lasting_by_default_and_hard_does_not() -> None:
+    from tapete.bots.spades import SpadesBot
+
+    assert SpadesBot("expert").lasting and not SpadesBot("expert", params={"lasting": 0}).lasting
+    assert not SpadesBot("hard").lasting and SpadesBot("hard", params={"lasting": 1}).lasting
+
+
 def test_expert_leaves_individual_profiles_to_hard() -> None:
     """Every seat for itself: the solver's paranoid count is not used for play (it played
     worse than hard over 300 Cutthroat deals); spades late in a hand still uses it."""

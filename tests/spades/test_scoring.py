@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tapete
-from tapete.engine.spades.scoring import score_bid, score_hand
+from tapete.engine.spades.scoring import BAG_PENALTY, lasting_change, score_bid, score_hand
 
 CUTTHROAT = tapete.load_profile("cutthroat")
 SPADES = tapete.load_profile("spades")
@@ -87,3 +89,36 @@ def test_negative_totals_allowed_and_no_bag_credit_on_failure() -> None:
     r = score_hand(CUTTHROAT, bids=[10, 5, 0], tricks=[9, 5, 3], bags_before=[0, 0, 0])
     assert r.change == (-100, 50, -100)
     assert r.bags == (0, 0, 3)
+
+
+@pytest.mark.parametrize("rule", ["accumulate", "limit", "per_hand", "none"])
+@settings(max_examples=150, deadline=None)
+@given(
+    bids=st.lists(st.integers(0, 13), min_size=3, max_size=3),
+    cuts=st.lists(st.integers(0, 17), min_size=2, max_size=2),
+    before=st.lists(st.integers(0, 9), min_size=3, max_size=3),
+)
+def test_lasting_change_charges_every_bag_whatever_the_count_before(
+    rule: str, bids: list[int], cuts: list[int], before: list[int]
+) -> None:
+    """Every bag costs ``BAG_PENALTY`` less its point, however many were banked: the
+    lasting value is the same from any bag count, and it is the change once the penalty
+    is replaced by that charge."""
+    rules = tapete.load_profile("cutthroat", {"bag_rule": rule})
+    a, b = sorted(cuts)
+    tricks = [a, b - a, 17 - b]
+    result = score_hand(rules, bids=bids, tricks=tricks, bags_before=before)
+    fresh = score_hand(rules, bids=bids, tricks=tricks, bags_before=[0, 0, 0])
+    assert lasting_change(result) == lasting_change(fresh)
+    for side in range(3):
+        charged = result.change[side] - result.penalty[side] - BAG_PENALTY * result.bags_added[side]
+        assert lasting_change(result)[side] == charged
+        if rule == "none":
+            assert lasting_change(result)[side] == result.change[side]
+
+
+def test_lasting_change_of_a_partnership_hand() -> None:
+    """Team 0 bids 6 and takes 8 (two bags), team 1 bids 5 and takes 5; team 0 had 9 bags."""
+    result = score_hand(SPADES, bids=[3, 2, 3, 3], tricks=[4, 3, 4, 2], bags_before=[9, 0])
+    assert result.change == (62 - 100, 50)
+    assert lasting_change(result) == (62 - 2 * BAG_PENALTY, 50)

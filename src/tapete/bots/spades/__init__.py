@@ -81,6 +81,9 @@ class SpadesBot:
         self.expert_nodes = int(params.pop("expert_nodes", DEFAULT_EXPERT_NODES))
         self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
         self.nil_cards = int(params.pop("nil_cards", DEFAULT_NIL_CARDS))
+        self.lasting = bool(int(params.pop("lasting", 1 if level == "expert" else 0)))
+        """Value hands with every bag charged its share of a penalty (``search.hand_worth``):
+        the expert level's default; hard and the others value a hand by its score change."""
         if self.search not in ("mcts", "pimc", "tree"):
             raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
@@ -93,7 +96,9 @@ class SpadesBot:
             if self.level == "easy":
                 return easy_bid(view)
             if self.level in ("hard", "expert"):
-                return hard_bid(view, decision_rng(self.seed, view.obs), self.bid_samples, deadline)
+                return hard_bid(
+                    view, decision_rng(self.seed, view.obs), self.bid_samples, deadline, lasting=self.lasting
+                )
             return normal_bid(view)
         if self.level == "easy":
             return easy_play(view)
@@ -102,17 +107,31 @@ class SpadesBot:
         rng = decision_rng(self.seed, view.obs)
         if self.level == "expert":
             card = expert_play(
-                view, rng, self.expert_samples, self.expert_nodes, self.dds_cards, deadline, self.nil_cards
+                view,
+                rng,
+                self.expert_samples,
+                self.expert_nodes,
+                self.dds_cards,
+                deadline,
+                self.nil_cards,
+                self.lasting,
             )
             if card is not None:
                 return card
         if self.level in ("hard", "expert"):
             if self.search == "tree":
-                return ismcts_play(view, rng, self.simulations, greedy=True, deadline=deadline)
+                return ismcts_play(view, rng, self.simulations, greedy=True, deadline=deadline, lasting=self.lasting)
             if self.search == "pimc":
-                return hard_play(view, rng, self.samples, self.rollouts, deadline)
+                return hard_play(view, rng, self.samples, self.rollouts, deadline, lasting=self.lasting)
             return hard_mcts(
-                view, rng, self.samples, self.rollouts, epsilon=self.epsilon, c_ucb=self.c_ucb, deadline=deadline
+                view,
+                rng,
+                self.samples,
+                self.rollouts,
+                epsilon=self.epsilon,
+                c_ucb=self.c_ucb,
+                deadline=deadline,
+                lasting=self.lasting,
             )
         return ismcts_play(view, rng, self.simulations, deadline=deadline)
 

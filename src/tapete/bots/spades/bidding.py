@@ -4,7 +4,8 @@ The candidates are normal's bid, one trick either side of it and nil. Each is sc
 over the same sampled deals (bid-weighted, so the earlier bids are respected): the seats
 still to bid bid as the normal level would with their sampled hands, the hand is played
 out with the greedy policy, and the real hand score (contracts, nils, bags, prizes) is
-taken, as the seat's side's points minus the other sides'. A candidate must beat
+taken, as the seat's side's points minus the other sides' (with ``lasting``, each bag
+charged its share of a penalty: ``search.hand_worth``). A candidate must beat
 normal's bid by a margin to be chosen, so the noise of a few hundred playouts does not
 move the bid.
 """
@@ -17,6 +18,7 @@ from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.heuristics import nil_risk, normal_bid
 from tapete.bots.spades.rollout import greedy_rollout, seat_targets
 from tapete.bots.spades.sampler import Sampler
+from tapete.bots.spades.search import hand_worth
 from tapete.bots.spades.view import View, bid_target, is_nil, read_view
 from tapete.engine.spades.actions import BID_BASE, BLIND_CODES, CODE_SM, LOOK, action_of_code
 from tapete.engine.spades.determinize import FastHand, state_from_observation
@@ -45,7 +47,9 @@ def _candidates(view: View, base: int) -> list[int]:
     return out
 
 
-def hard_bid(view: View, rng: random.Random, samples: int, deadline: Deadline = NO_DEADLINE) -> int:
+def hard_bid(
+    view: View, rng: random.Random, samples: int, deadline: Deadline = NO_DEADLINE, *, lasting: bool = False
+) -> int:
     """The hard level's bid action code."""
     base = normal_bid(view, hard=False)
     if base in (LOOK, CODE_SM) or base in BLIND_CODES or samples <= 0:
@@ -93,7 +97,7 @@ def hard_bid(view: View, rng: random.Random, samples: int, deadline: Deadline = 
             f.bids = bids
             targets, nil = seat_targets(bids, view.partnership)
             greedy_rollout(f, targets, nil, view.partnership)
-            change = f.result().change
+            change = hand_worth(f.result(), lasting)
             total = sum(change)
             totals[code] += (change[mine] - (total - change[mine]) / k) / 100.0
     if not used:

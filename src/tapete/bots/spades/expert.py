@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
-from tapete.bots.spades.search import candidate_plays, seat_utilities
+from tapete.bots.spades.search import candidate_plays, hand_worth, seat_utilities
 from tapete.bots.spades.view import View, is_nil
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.determinize import FastHand
@@ -62,13 +62,13 @@ def open_nil_seats(view: View) -> int:
     return sum(1 << s for s in range(view.n) if is_nil(view.bids[s]) and view.tricks_won[s] == 0)
 
 
-def nil_worth(view: View, f: FastHand, side: int, watched: int, left: int) -> list[int]:
+def nil_worth(view: View, f: FastHand, side: int, watched: int, left: int, lasting: bool = False) -> list[int]:
     """The worth table of ``ScoreSearch`` for the observer's team (``side``) with open nils
     (``watched``): for each mask of watched seats that take a trick and each number ``t``
     of the ``left`` tricks the team takes (the other team the rest), the team's score
     change minus the other team's, scored by the profile. A watched seat that takes a
     trick is given one, its team's other tricks go to a seat whose nil is not open;
-    combinations no play reaches are worth 0."""
+    combinations no play reaches are worth 0. ``lasting``: bags charged (``search.hand_worth``)."""
     stride = left + 1
     out = [0] * ((1 << view.n) * stride)
     mine = view.side(view.seat)
@@ -89,18 +89,19 @@ def nil_worth(view: View, f: FastHand, side: int, watched: int, left: int) -> li
                 if count > len(hit):
                     tricks[takers[0]] += count - len(hit)
             if reachable:
-                change = score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners).change
+                change = hand_worth(score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners), lasting)
                 out[broken * stride + t] = change[mine] - change[1 - mine]  # two teams
         if broken == 0:
             return out
         broken = (broken - 1) & watched
 
 
-def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float]:
+def trick_utilities(view: View, f: FastHand, side: int, left: int, lasting: bool = False) -> list[float]:
     """For each number ``t`` (0 … ``left``) of the remaining tricks the observer's team
     (``side``) takes, the other team taking the rest: the hand's worth to the observer —
     its team's score change minus the other team's, in hundreds
-    (``search.seat_utilities``), scored by the profile (``score_hand``)."""
+    (``search.seat_utilities``), scored by the profile (``score_hand``; with ``lasting``
+    each bag charged its share of a penalty, ``search.hand_worth``)."""
     ours = next(s for s in range(view.n) if (side >> s) & 1)
     theirs = next(s for s in range(view.n) if not (side >> s) & 1)
     side_of = [view.side(s) for s in range(view.n)]
@@ -109,7 +110,7 @@ def trick_utilities(view: View, f: FastHand, side: int, left: int) -> list[float
         tricks = list(view.tricks_won)
         tricks[ours] += t
         tricks[theirs] += left - t
-        change = score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners).change
+        change = hand_worth(score_hand(f.rules, f.bids, tricks, f.bags, f.jack_winners), lasting)
         out.append(seat_utilities(change, side_of, view.rules.sides)[view.seat])
     return out
 
@@ -146,6 +147,7 @@ def expert_play(
     dds_cards: int,
     deadline: Deadline = NO_DEADLINE,
     nil_cards: int = DEFAULT_NIL_CARDS,
+    lasting: bool = False,
 ) -> int | None:
     """The card with the best summed value over solved deals, or ``None`` to defer to hard."""
     cands = candidate_plays(view)
@@ -171,12 +173,12 @@ def expert_play(
         f = FastHand.from_observation(view.obs, hands)
         if watched:  # an open nil: each card's worth from one search of the hand's score
             if search is None:
-                search = ScoreSearch(view.n, side, watched, nil_worth(view, f, side, watched, f.tricks_left))
+                search = ScoreSearch(view.n, side, watched, nil_worth(view, f, side, watched, f.tricks_left, lasting))
             search.clear()
             answers, used = within_budget(search, f, nodes - spent)
         else:
             if not utilities:
-                utilities = trick_utilities(view, f, side, f.tricks_left)  # the trick in progress included
+                utilities = trick_utilities(view, f, side, f.tricks_left, lasting)  # the trick in progress included
             answers, used = within_budget(solver, f, nodes - spent)
         spent += used
         if answers is None:

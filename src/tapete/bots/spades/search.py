@@ -12,6 +12,7 @@ from tapete.bots.spades.sampler import Sampler
 from tapete.bots.spades.view import SUITS, View, low_bit
 from tapete.cards import mask_of
 from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.scoring import HandScore, lasting_change
 from tapete.engine.spades.trick import prize_masks
 
 
@@ -41,6 +42,13 @@ def candidate_plays(view: View) -> list[int]:
     return distinct_plays(view, legal)
 
 
+def hand_worth(score: HandScore, lasting: bool) -> tuple[int, ...]:
+    """The sides' points a finished hand is valued at: its score change or, with
+    ``lasting``, the change with every bag charged its share of a penalty
+    (``scoring.lasting_change``: a bag costs as much with one bag banked as with nine)."""
+    return lasting_change(score) if lasting else score.change
+
+
 def side_weights(view: View) -> list[float]:
     """How the hard level values each side's points: its own +1, opponents −λ."""
     rules = view.rules
@@ -57,7 +65,13 @@ def side_weights(view: View) -> list[float]:
 
 
 def hard_play(
-    view: View, rng: random.Random, samples: int, rollouts: int, deadline: Deadline = NO_DEADLINE
+    view: View,
+    rng: random.Random,
+    samples: int,
+    rollouts: int,
+    deadline: Deadline = NO_DEADLINE,
+    *,
+    lasting: bool = False,
 ) -> int:
     """Determinized search: every candidate card over the same sampled deals, greedy rollouts."""
     cands = candidate_plays(view)
@@ -79,7 +93,7 @@ def hard_play(
             f.hands = list(hands)
             f.play(c)
             greedy_rollout(f, targets, nil, view.partnership)
-            change = f.result().change
+            change = hand_worth(f.result(), lasting)
             totals[c] += sum(weights[k] * change[k] for k in range(len(change)))
     return max(cands, key=lambda c: (totals[c], -c))
 
@@ -124,13 +138,15 @@ def hard_mcts(
     epsilon: float = 0.5,
     c_ucb: float = 0.7,
     deadline: Deadline = NO_DEADLINE,
+    lasting: bool = False,
 ) -> int:
     """Information-set MCTS for the hard level.
 
     Determinizations come from a pool of ``samples`` deals drawn in proportion to how
     well they fit the bids (voids respected); the root only considers distinct cards;
     every seat in the tree maximizes its side's points minus the other sides' (the real
-    hand score: contracts, nils, bags, prizes); playouts are epsilon-greedy.
+    hand score: contracts, nils, bags, prizes; with ``lasting`` each bag charged its
+    share of a penalty, ``hand_worth``); playouts are epsilon-greedy.
     """
     cands = candidate_plays(view)
     if len(cands) == 1:
@@ -182,7 +198,7 @@ def hard_mcts(
             path.append(node)
         if not f.done:
             mixed_rollout(f, rng, epsilon, targets, nil, partnership)
-        reward = seat_utilities(f.result().change, side_of, sides)
+        reward = seat_utilities(hand_worth(f.result(), lasting), side_of, sides)
         for nd in path:
             nd.visits += 1
             if nd.player >= 0:
@@ -198,11 +214,13 @@ def ismcts_play(
     *,
     greedy: bool = False,
     deadline: Deadline = NO_DEADLINE,
+    lasting: bool = False,
 ) -> int:
     """Single-observer information-set MCTS: uniform determinizations, random rollouts.
 
     With ``greedy`` the determinizations are weighted by the bids and the rollouts use
-    the greedy policy (the tree variant of the hard level).
+    the greedy policy (the tree variant of the hard level); ``lasting`` values hands as
+    ``hand_worth`` does.
     """
     legal = view.legal_mask()
     if legal & (legal - 1) == 0:
@@ -250,7 +268,7 @@ def ismcts_play(
                 greedy_rollout(f, targets, nil, view.partnership)
             else:
                 random_rollout(f, rng)
-        change = f.result().change
+        change = hand_worth(f.result(), lasting)
         reward = [change[side_of[s]] / 100.0 for s in range(view.n)]
         for nd in path:
             nd.visits += 1
@@ -259,4 +277,4 @@ def ismcts_play(
     return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
 
 
-__all__ = ["distinct_plays", "hard_mcts", "hard_play", "ismcts_play", "normal_bid", "seat_utilities"]
+__all__ = ["distinct_plays", "hand_worth", "hard_mcts", "hard_play", "ismcts_play", "normal_bid", "seat_utilities"]

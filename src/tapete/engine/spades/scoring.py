@@ -17,6 +17,11 @@ from tapete.engine.spades.rules import SpadesRules
 Bid = int | str
 """An ordinary bid (0 is nil) or a special bid: ``"1F" "2F" "B6" "BN" "SM"``."""
 
+BAG_PENALTY = 10
+"""Points each bag costs once its penalty is paid, under every bag rule that has one:
+100 for 10 bags (``accumulate``), 10 a bag of the count that reaches the limit
+(``limit``), 10 a bag at once (``per_hand``)."""
+
 
 class SeatResult(NamedTuple):
     """What one seat's bid earned: ``points`` for the bid, ``bags`` added by it."""
@@ -147,18 +152,18 @@ def score_hand(
             continue
         if rules.bag_rule == "per_hand":
             added[side] = max(0, added[side] - hearts[side])
-            penalty[side] = -10 * added[side]
+            penalty[side] = -BAG_PENALTY * added[side]
             continue
         count = max(0, bags_before[side] + added[side] - hearts[side])
         added[side] = count - bags_before[side]
         limit = rules.bag_limit
         if rules.bag_rule == "limit":
             if count >= limit:
-                penalty[side] = -10 * count
+                penalty[side] = -BAG_PENALTY * count
                 count = 0
         else:
             while count >= limit:
-                penalty[side] -= 10 * limit
+                penalty[side] -= BAG_PENALTY * limit
                 count -= limit
         bags_after[side] = count
 
@@ -171,3 +176,18 @@ def score_hand(
         change=change,
         bags=tuple(bags_after),
     )
+
+
+def lasting_change(score: HandScore) -> tuple[int, ...]:
+    """Each side's change with every bag the hand added charged its share of a penalty
+    (``BAG_PENALTY``) and this hand's penalty left out: what the hand is worth over a game
+    that goes on until every bag is paid for. The bag count a side brought in then no
+    longer matters (the ninth bag costs what the first does), and a bag taken off (a J♥
+    prize, a made shoot-the-moon) is worth as much.
+
+    >>> from tapete.engine.spades.rules import SpadesRules
+    >>> r = score_hand(SpadesRules(players=3), bids=[5, 6, 4], tricks=[7, 6, 4], bags_before=[9, 0, 0])
+    >>> r.change, lasting_change(r)
+    ((-48, 60, 40), (32, 60, 40))
+    """
+    return tuple(c + p - BAG_PENALTY * b for c, p, b in zip(score.contract, score.prizes, score.bags_added, strict=True))
