@@ -144,15 +144,27 @@ def summarize(levels: Sequence[str], results: Sequence[dict[str, list[float]]], 
         mean, lo, hi = _mean_ci(per_deal[lv])
         entry: dict[str, Any] = {"mean_per_hand": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
         if games:
-            wins = [sum(r[f"{lv}:wins"]) / len(r[f"{lv}:wins"]) for r in results if f"{lv}:wins" in r]
-            entry["win_rate"] = round(sum(wins) / max(1, len(wins)), 4)
+            rate, rate_lo, rate_hi = _mean_ci(_deal_means(results, f"{lv}:wins"))
+            entry["win_rate"] = round(rate, 4)
+            entry["win_ci95"] = [round(rate_lo, 4), round(rate_hi, 4)]
         out["levels"][lv] = entry
     for i, a in enumerate(distinct):
         for b in distinct[i + 1 :]:
             diffs = [sum(r[a]) / len(r[a]) - sum(r[b]) / len(r[b]) for r in results if a in r and b in r]
             mean, lo, hi = _mean_ci(diffs)
-            out["differences"].append({"a": a, "b": b, "mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]})
+            pair: dict[str, Any] = {"a": a, "b": b, "mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+            if games:
+                wa, wb = _deal_means(results, f"{a}:wins"), _deal_means(results, f"{b}:wins")
+                rate, rate_lo, rate_hi = _mean_ci([x - y for x, y in zip(wa, wb, strict=True)])
+                pair["win_rate"] = round(rate, 4)
+                pair["win_ci95"] = [round(rate_lo, 4), round(rate_hi, 4)]
+            out["differences"].append(pair)
     return out
+
+
+def _deal_means(results: Sequence[dict[str, list[float]]], key: str) -> list[float]:
+    """Each deal's mean of ``key`` over the seats that recorded it (every deal records every level)."""
+    return [sum(r[key]) / len(r[key]) for r in results if r.get(key)]
 
 
 def run_arena(
@@ -218,23 +230,39 @@ def render_table(summary: dict[str, Any]) -> str:
         f"tapete arena {summary['profile']}  bots {','.join(summary['bots'])}  "
         f"{summary['deals']} duplicate {unit}s  seed {summary['seed']}",
         "",
-        f"{'level':<10} {'points/hand':>12}  {'95% CI':>20}" + ("  win rate" if unit == "game" else ""),
+        f"{'level':<10} {'points/hand':>12}  {'95% CI':>20}" + ("  win rate  95% CI" if unit == "game" else ""),
     ]
     for name, e in summary["levels"].items():
         lo, hi = e["ci95"]
         row = f"{name:<10} {e['mean_per_hand']:>12.2f}  [{lo:>8.2f}, {hi:>8.2f}]"
         if "win_rate" in e:
-            row += f"  {e['win_rate']:.3f}"
+            row += f"  {_win_cell(e)}"
         lines.append(row)
     if summary["differences"]:
-        lines += ["", f"{'difference':<18} {'mean':>8}  {'95% CI':>20}"]
+        head = f"{'difference':<18} {'mean':>8}  {'95% CI':>20}"
+        lines += ["", head + ("  win rate  95% CI" if unit == "game" else "")]
         for d in summary["differences"]:
             lo, hi = d["ci95"]
             mark = " *" if lo > 0 or hi < 0 else ""
-            lines.append(f"{d['a'] + ' - ' + d['b']:<18} {d['mean']:>8.2f}  [{lo:>8.2f}, {hi:>8.2f}]{mark}")
-        if any(d["ci95"][0] > 0 or d["ci95"][1] < 0 for d in summary["differences"]):
+            row = f"{d['a'] + ' - ' + d['b']:<18} {d['mean']:>8.2f}  [{lo:>8.2f}, {hi:>8.2f}]{mark}"
+            if "win_rate" in d:
+                row += f"  {_win_cell(d)}"
+            lines.append(row)
+        if any(_excludes_zero(d) for d in summary["differences"]):
             lines.append("(* the interval excludes zero)")
     return "\n".join(lines)
+
+
+def _excludes_zero(d: dict[str, Any]) -> bool:
+    intervals = [d["ci95"]] + ([d["win_ci95"]] if "win_ci95" in d else [])
+    return any(lo > 0 or hi < 0 for lo, hi in intervals)
+
+
+def _win_cell(e: dict[str, Any]) -> str:
+    """A win rate with its interval, ``0.575 [0.498, 0.652]`` (a difference marked ``*`` off zero)."""
+    lo, hi = e["win_ci95"]
+    mark = " *" if "a" in e and (lo > 0 or hi < 0) else ""
+    return f"{e['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]{mark}"
 
 
 def render_svg(summary: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tapete.arena import rotations, run_arena, seat_lineup, summarize
+from tapete.arena import render_table, rotations, run_arena, seat_lineup, summarize
 from tapete.cli import main
 
 
@@ -24,6 +24,26 @@ def test_summary_intervals_are_paired_over_deals() -> None:
     assert s["levels"]["a"]["mean_per_hand"] == 20.0
     d = s["differences"][0]
     assert (d["a"], d["b"], d["mean"], d["ci95"]) == ("a", "b", 10.0, [10.0, 10.0])
+
+
+def test_game_win_rates_have_paired_intervals() -> None:
+    results = [
+        {"a": [5.0, 7.0], "b": [1.0, 3.0], "a:wins": [1.0, 1.0], "b:wins": [0.0, 0.0]},
+        {"a": [2.0, 2.0], "b": [4.0, 4.0], "a:wins": [1.0, 0.0], "b:wins": [0.0, 1.0]},
+        {"a": [6.0, 6.0], "b": [2.0, 2.0], "a:wins": [1.0, 1.0], "b:wins": [0.0, 0.0]},
+    ]
+    s = summarize(["a", "b"], results, games=True)
+    a = s["levels"]["a"]
+    assert a["win_rate"] == round(2.5 / 3, 4)
+    assert a["win_ci95"][0] < a["win_rate"] < a["win_ci95"][1]
+    d = s["differences"][0]
+    assert d["win_rate"] == round((1.0 + 0.0 + 1.0) / 3, 4)
+    assert d["win_ci95"][0] < d["win_rate"] < d["win_ci95"][1]
+    table = render_table({**s, "profile": "spades", "bots": ["a", "b"], "seed": 1})
+    assert "win rate  95% CI" in table and f"{d['win_rate']:.3f} [" in table
+    certain = summarize(["a", "b"], [results[0], results[2]], games=True)
+    assert certain["differences"][0]["win_ci95"] == [1.0, 1.0]
+    assert "1.000 [1.000, 1.000] *" in render_table({**certain, "profile": "spades", "bots": ["a", "b"], "seed": 1})
 
 
 def test_run_arena_single_hands_and_games() -> None:
