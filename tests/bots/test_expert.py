@@ -100,10 +100,10 @@ def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included()
     assert u[3] > u[2] + 0.9  # the third trick sets the other team (-50 for them)
 
 
-def test_expert_charges_a_bag_its_share_of_the_penalty() -> None:
+def test_lasting_charges_a_bag_its_share_of_the_penalty() -> None:
     """The observer's team has made its 6 with no bag banked, the other team its 4; three
-    tricks left. Scored as the hand alone, a trick more is a point more; valued as the
-    expert level does (``lasting``), it is a bag that costs 10 points less its 1."""
+    tricks left. Scored as the hand alone, a trick more is a point more; valued with
+    ``lasting``, it is a bag that costs 10 points less its 1."""
     from tapete.bots.spades.expert import trick_utilities
     from tapete.engine.spades.determinize import FastHand
 
@@ -127,10 +127,10 @@ def test_expert_charges_a_bag_its_share_of_the_penalty() -> None:
         assert lasting[t + 1] - lasting[t] == pytest.approx(0.02 - 0.2)
 
 
-def test_expert_values_bags_as_lasting_by_default_and_hard_does_not() -> None:
+def test_lasting_valuation_is_a_parameter_off_by_default() -> None:
     from tapete.bots.spades import SpadesBot
 
-    assert SpadesBot("expert").lasting and not SpadesBot("expert", params={"lasting": 0}).lasting
+    assert not SpadesBot("expert").lasting and SpadesBot("expert", params={"lasting": 1}).lasting
     assert not SpadesBot("hard").lasting and SpadesBot("hard", params={"lasting": 1}).lasting
 
 

@@ -81,9 +81,10 @@ class SpadesBot:
         self.expert_nodes = int(params.pop("expert_nodes", DEFAULT_EXPERT_NODES))
         self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
         self.nil_cards = int(params.pop("nil_cards", DEFAULT_NIL_CARDS))
-        self.lasting = bool(int(params.pop("lasting", 1 if level == "expert" else 0)))
-        """Value hands with every bag charged its share of a penalty (``search.hand_worth``):
-        the expert level's default; hard and the others value a hand by its score change."""
+        self.lasting = bool(int(params.pop("lasting", 0)))
+        """Value hands with every bag charged its share of a penalty (``search.hand_worth``)
+        instead of by the hand's score change; off by default (docs/analysis.md, *Bags over
+        a game*: it cost the expert level first hands and was not shown to win games)."""
         if self.search not in ("mcts", "pimc", "tree"):
             raise ValueError(f"unknown search {self.search!r}: choose mcts, pimc or tree")
         if params:
