@@ -72,10 +72,10 @@ def test_expert_defers_to_hard_when_too_few_deals_are_solved() -> None:
     assert card is not None and card in view.legal
 
 
-def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included() -> None:
-    """Ten tricks played in partnership Spades, three left; the observer's team has made its
-    6 with 9 bags, the other team needs one more trick for its 5. A trick more for the
-    observer's team is worth less (the tenth bag costs 100) until it sets the other team."""
+def _three_tricks_left(*, their_bids: tuple[int, int], my_bags: int, lasting: bool = False) -> list[float]:
+    """``trick_utilities`` three tricks from the end of a partnership hand: the observer's
+    team has bid 3 + 3 and won 3 + 3 with ``my_bags`` banked, the other team bid
+    ``their_bids`` and won 2 + 2."""
     from tapete.bots.spades.expert import trick_utilities
     from tapete.engine.spades.determinize import FastHand
 
@@ -88,14 +88,23 @@ def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included()
     won = [0, 0, 0, 0]
     bids: list[int] = [0, 0, 0, 0]
     won[mine], won[mine + 2], won[theirs], won[theirs + 2] = 3, 3, 2, 2
-    bids[mine], bids[mine + 2], bids[theirs], bids[theirs + 2] = 3, 3, 3, 2
+    bids[mine], bids[mine + 2] = 3, 3
+    bids[theirs], bids[theirs + 2] = their_bids
     bags = [0, 0]
-    bags[mine] = 9
+    bags[mine] = my_bags
     obs["tricks_won"], obs["bids"], obs["bags"] = won, bids, bags
     view = read_view(obs)
     f = FastHand.from_observation(obs, list(g.hands))
-    u = trick_utilities(view, f, side_mask(view), f.tricks_left)
-    assert f.tricks_left == 3 and len(u) == 4
+    assert f.tricks_left == 3
+    return trick_utilities(view, f, side_mask(view), f.tricks_left, lasting)
+
+
+def test_expert_values_a_trick_by_the_profile_s_scoring_bags_and_sets_included() -> None:
+    """Ten tricks played in partnership Spades, three left; the observer's team has made its
+    6 with 9 bags, the other team needs one more trick for its 5. A trick more for the
+    observer's team is worth less (the tenth bag costs 100) until it sets the other team."""
+    u = _three_tricks_left(their_bids=(3, 2), my_bags=9)
+    assert len(u) == 4
     assert u[1] < u[0] - 0.9  # the tenth bag: -100 points for nothing
     assert u[3] > u[2] + 0.9  # the third trick sets the other team (-50 for them)
 
@@ -104,24 +113,8 @@ def test_lasting_charges_a_bag_its_share_of_the_penalty() -> None:
     """The observer's team has made its 6 with no bag banked, the other team its 4; three
     tricks left. Scored as the hand alone, a trick more is a point more; valued with
     ``lasting``, it is a bag that costs 10 points less its 1."""
-    from tapete.bots.spades.expert import trick_utilities
-    from tapete.engine.spades.determinize import FastHand
-
-    g = _late_position(11)
-    while max(bin(h).count("1") for h in g.hands) > 3 or g.trick:
-        g.apply(g.legal_actions()[0])
-    seat = g.to_act
-    obs = g.observation(seat)
-    mine, theirs = seat % 2, 1 - seat % 2
-    won = [0, 0, 0, 0]
-    bids: list[int] = [0, 0, 0, 0]
-    won[mine], won[mine + 2], won[theirs], won[theirs + 2] = 3, 3, 2, 2
-    bids[mine], bids[mine + 2], bids[theirs], bids[theirs + 2] = 3, 3, 2, 2
-    obs["tricks_won"], obs["bids"], obs["bags"] = won, bids, [0, 0]
-    view = read_view(obs)
-    f = FastHand.from_observation(obs, list(g.hands))
-    hand_only = trick_utilities(view, f, side_mask(view), f.tricks_left)
-    lasting = trick_utilities(view, f, side_mask(view), f.tricks_left, lasting=True)
+    hand_only = _three_tricks_left(their_bids=(2, 2), my_bags=0)
+    lasting = _three_tricks_left(their_bids=(2, 2), my_bags=0, lasting=True)
     for t in range(3):  # each trick moves a bag from one team to the other
         assert hand_only[t + 1] - hand_only[t] == pytest.approx(0.02)
         assert lasting[t + 1] - lasting[t] == pytest.approx(0.02 - 0.2)
