@@ -243,25 +243,27 @@ def render_table(summary: dict[str, Any]) -> str:
         lines += ["", head + ("  win rate  95% CI" if unit == "game" else "")]
         for d in summary["differences"]:
             lo, hi = d["ci95"]
-            mark = " *" if lo > 0 or hi < 0 else ""
+            mark = " *" if _off_zero(d["ci95"]) else ""
             row = f"{d['a'] + ' - ' + d['b']:<18} {d['mean']:>8.2f}  [{lo:>8.2f}, {hi:>8.2f}]{mark}"
             if "win_rate" in d:
-                row += f"  {_win_cell(d)}"
+                row += f"  {_win_cell(d, marked=True)}"
             lines.append(row)
-        if any(_excludes_zero(d) for d in summary["differences"]):
+        intervals = [iv for d in summary["differences"] for iv in (d["ci95"], d.get("win_ci95"))]
+        if any(iv is not None and _off_zero(iv) for iv in intervals):
             lines.append("(* the interval excludes zero)")
     return "\n".join(lines)
 
 
-def _excludes_zero(d: dict[str, Any]) -> bool:
-    intervals = [d["ci95"]] + ([d["win_ci95"]] if "win_ci95" in d else [])
-    return any(lo > 0 or hi < 0 for lo, hi in intervals)
+def _off_zero(interval: Sequence[float]) -> bool:
+    """Whether a 95 % interval lies wholly on one side of zero."""
+    lo, hi = interval
+    return lo > 0 or hi < 0
 
 
-def _win_cell(e: dict[str, Any]) -> str:
-    """A win rate with its interval, ``0.575 [0.498, 0.652]`` (a difference marked ``*`` off zero)."""
+def _win_cell(e: dict[str, Any], *, marked: bool = False) -> str:
+    """A win rate with its interval, ``0.575 [0.498, 0.652]``; ``marked``: ``*`` when off zero."""
     lo, hi = e["win_ci95"]
-    mark = " *" if "a" in e and (lo > 0 or hi < 0) else ""
+    mark = " *" if marked and _off_zero(e["win_ci95"]) else ""
     return f"{e['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]{mark}"
 
 

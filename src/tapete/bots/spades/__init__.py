@@ -115,7 +115,7 @@ class SpadesBot:
                 self.dds_cards,
                 deadline,
                 self.nil_cards,
-                self.lasting,
+                lasting=self.lasting,
             )
             if card is not None:
                 return card
