@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The expert level against hard and the ISMCTS baseline, measured with `tapete arena` (issue 19):
 # 300 duplicate deals per pair in spades, cutthroat and cutthroat-official, scoring each deal's
-# first hand; then whole games (GAMES of them, default 80; bags carry from hand to hand there:
+# first hand, with the bots' seeds shared across rotations and apart; then whole games (GAMES of them, default 80; bags carry from hand to hand there:
 # add expert.lasting=1 to GAME_PARAMS to measure the valuation that plays for them), with both
 # levels' searches cut to a quarter of their rollouts and half their bidding deals
 # (GAME_PARAMS) to fit the time: with JOBS=2 about 40 to 55 minutes for the spades row and
@@ -33,6 +33,12 @@ run() {  # name profile bots [more arena arguments]
     mv "$OUT/$name.json.tmp" "$OUT/$name.json"
 }
 
+# expert against hard with the bots' own luck cancelled too (`--same-seeds`: a seat's bot
+# draws the same numbers in every rotation, so the two levels differ only where they choose
+# differently; in the Cutthroat profiles, where expert plays as hard, the difference is 0)
+run spades-expert-hard-same     spades             expert,hard      --hands "$DEALS" --same-seeds
+run cutthroat-expert-hard-same  cutthroat          expert,hard,hard --hands "$DEALS" --same-seeds
+run official-expert-hard-same   cutthroat-official expert,hard,hard --hands "$DEALS" --same-seeds
 run spades-expert-hard        spades             expert,hard
 run cutthroat-expert-hard     cutthroat          expert,hard,hard
 run official-expert-hard      cutthroat-official expert,hard,hard

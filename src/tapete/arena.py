@@ -3,6 +3,11 @@
 Every sampled deal is played once for each rotation of the line-up through the seats
 (partnership Spades: the teams swap), so the luck of the cards cancels. A level's score
 is its side's points per hand; differences are computed over deal-level paired values.
+
+With ``same_seeds`` the luck of the bots' own random draws cancels too (common random
+numbers): the bot in a seat draws from the same seed in every rotation of a deal, so two
+levels that decide alike in a position decide identically there, and the difference
+between them comes only from the positions where their methods differ.
 """
 
 from __future__ import annotations
@@ -35,6 +40,14 @@ class Match:
     seed: int
     games: bool
     params: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    same_seeds: bool = False
+
+
+def bot_seed(match: Match, deal: int, rotation: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for one rotation of a deal (the same in every
+    rotation with ``same_seeds``)."""
+    game_seed = match.seed * 1_000_003 + deal
+    return (game_seed * 31 + (0 if match.same_seeds else rotation)) * 17 + seat
 
 
 def seat_lineup(levels: Sequence[str], players: int) -> list[str]:
@@ -63,8 +76,7 @@ def play_deal(match: Match, deal: int) -> dict[str, list[float]]:
     for r, lineup in enumerate(match.lineups):
         g = tapete.new_game(match.profile, seed=game_seed)
         bots = [
-            make_bot(level, seed=(game_seed * 31 + r) * 17 + s, **params.get(level, {}))
-            for s, level in enumerate(lineup)
+            make_bot(level, seed=bot_seed(match, deal, r, s), **params.get(level, {})) for s, level in enumerate(lineup)
         ]
         while not g.is_over():
             done = len(fam.hand_changes(g))
@@ -178,8 +190,12 @@ def run_arena(
     params: dict[str, dict[str, Any]] | None = None,
     progress: bool = True,
     ray_address: str | None = None,
+    same_seeds: bool = False,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals (or games) and summarize them.
+
+    ``same_seeds``: each seat's bot draws from the same seed in every rotation of a deal
+    (the module's docstring).
 
     ``ray_address``: run the deals as Ray tasks on that cluster (``"local"``: a Ray instance
     started here); the summary is the same as the local run's for the same seed.
@@ -192,6 +208,7 @@ def run_arena(
         seed=seed,
         games=games,
         params=tuple((k, tuple(sorted(v.items()))) for k, v in sorted((params or {}).items())),
+        same_seeds=same_seeds,
     )
     jobs = jobs or os.cpu_count() or 1
     tasks = [(match, d) for d in range(deals)]
@@ -220,6 +237,7 @@ def run_arena(
     summary["bots"] = list(levels)
     summary["seats"] = lineup
     summary["seed"] = seed
+    summary["same_seeds"] = same_seeds
     return summary
 
 
@@ -228,7 +246,8 @@ def render_table(summary: dict[str, Any]) -> str:
     unit = summary["unit"]
     lines = [
         f"tapete arena {summary['profile']}  bots {','.join(summary['bots'])}  "
-        f"{summary['deals']} duplicate {unit}s  seed {summary['seed']}",
+        f"{summary['deals']} duplicate {unit}s  seed {summary['seed']}"
+        + ("  same seeds" if summary.get("same_seeds") else ""),
         "",
         f"{'level':<10} {'points/hand':>12}  {'95% CI':>20}" + ("  win rate  95% CI" if unit == "game" else ""),
     ]
@@ -346,6 +365,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         params=_params(args.bot_params),
         progress=not args.quiet,
         ray_address=args.ray,
+        same_seeds=args.same_seeds,
     )
     if args.plot:
         with open(args.plot, "w", encoding="utf-8") as f:
@@ -366,6 +386,11 @@ def add_arena_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--plot", help="write an SVG chart of the means and intervals to this file")
     p.add_argument("--bot-params", help="search budgets, e.g. 'hard.rollouts=300,ismcts.simulations=1000'")
+    p.add_argument(
+        "--same-seeds",
+        action="store_true",
+        help="a seat's bot draws the same random numbers in every rotation of a deal, so only different choices differ",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
         "--ray",

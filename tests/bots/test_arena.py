@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tapete.arena import render_table, rotations, run_arena, seat_lineup, summarize
+from tapete.arena import Match, bot_seed, render_table, rotations, run_arena, seat_lineup, summarize
 from tapete.cli import main
 
 
@@ -51,6 +51,29 @@ def test_run_arena_single_hands_and_games() -> None:
     assert set(s["levels"]) == {"normal", "easy"} and s["deals"] == 3
     g = run_arena("cutthroat", ["normal", "easy", "easy"], 1, jobs=1, games=True, progress=False)
     assert 0.0 <= g["levels"]["normal"]["win_rate"] <= 1.0
+
+
+FAST = {"hard": {"rollouts": 8, "bid_samples": 6}, "expert": {"rollouts": 8, "bid_samples": 6}}
+
+
+def test_same_seeds_give_each_seat_one_seed_across_rotations() -> None:
+    independent = Match("spades", (("a", "b") * 2, ("b", "a") * 2), seed=3, games=False)
+    same = Match("spades", independent.lineups, seed=3, games=False, same_seeds=True)
+    assert bot_seed(same, 5, 0, 2) == bot_seed(same, 5, 1, 2) != bot_seed(same, 5, 1, 3)
+    assert bot_seed(independent, 5, 0, 2) != bot_seed(independent, 5, 1, 2)
+    assert bot_seed(independent, 5, 0, 2) == bot_seed(same, 5, 0, 2)  # rotation 0 is unchanged
+
+
+def test_same_seeds_cancel_the_bots_luck_between_levels_that_choose_alike() -> None:
+    # in Cutthroat the expert level plays every card as hard does: with the same seeds the
+    # two levels' duplicate results are identical, with independent seeds they are not
+    same = run_arena("cutthroat", ["expert", "hard", "hard"], 2, jobs=1, params=FAST, progress=False, same_seeds=True)
+    assert same["same_seeds"] is True
+    (d,) = same["differences"]
+    assert (d["mean"], d["ci95"]) == (0.0, [0.0, 0.0])
+    apart = run_arena("cutthroat", ["expert", "hard", "hard"], 2, jobs=1, params=FAST, progress=False)
+    assert apart["differences"][0]["ci95"] != [0.0, 0.0]
+    assert "same seeds" in render_table(same) and "same seeds" not in render_table(apart)
 
 
 def test_cli_prints_json_and_writes_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

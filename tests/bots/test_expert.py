@@ -72,6 +72,19 @@ def test_expert_defers_to_hard_when_too_few_deals_are_solved() -> None:
     assert card is not None and card in view.legal
 
 
+def test_a_deferred_card_is_hard_s_own_card() -> None:
+    """When the expert level defers after sampling (no deal solved within one node), hard
+    decides from its own draws for the position, so both levels play the same card (what
+    lets `tapete arena --same-seeds` cancel the bots' luck)."""
+    hard = {k: v for k, v in FAST.items() if not k.startswith("expert")}
+    for seed in range(8):
+        g = _late_position(seed)
+        obs = g.observation(g.to_act)
+        for bot_seed in range(3):
+            expert = make_bot("expert", seed=bot_seed, **{**FAST, "expert_nodes": 1})
+            assert expert.act(obs) == make_bot("hard", seed=bot_seed, **hard).act(obs)
+
+
 def _three_tricks_left(*, their_bids: tuple[int, int], my_bags: int, lasting: bool = False) -> list[float]:
     """``trick_utilities`` three tricks from the end of a partnership hand: the observer's
     team has bid 3 + 3 and won 3 + 3 with ``my_bags`` banked, the other team bid

@@ -119,6 +119,7 @@ class SpadesBot:
             )
             if card is not None:
                 return card
+            rng = decision_rng(self.seed, view.obs)  # deferred: hard's draws, as hard would make them
         if self.level in ("hard", "expert"):
             if self.search == "tree":
                 return ismcts_play(view, rng, self.simulations, greedy=True, deadline=deadline, lasting=self.lasting)
