@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The expert level against hard and the ISMCTS baseline, measured with `tapete arena` (issue 19):
 # 300 duplicate deals per pair in spades, cutthroat and cutthroat-official, scoring each deal's
-# first hand, with the bots' seeds shared across rotations and apart; then whole games (GAMES of them, default 80; bags carry from hand to hand there:
-# add expert.lasting=1 to GAME_PARAMS to measure the valuation that plays for them), with both
-# levels' searches cut to a quarter of their rollouts and half their bidding deals
-# (GAME_PARAMS) to fit the time: with JOBS=2 about 40 to 55 minutes for the spades row and
+# first hand (expert against hard twice: once with `--same-seeds`, the bots' own draws shared
+# across the rotations, once without); then whole games (GAMES of them, default 80; bags carry
+# from hand to hand there: add expert.lasting=1 to GAME_PARAMS to measure the valuation that
+# plays for them), with both levels' searches cut to a quarter of their rollouts and half their
+# bidding deals (GAME_PARAMS) to fit the time: with JOBS=2 about 40 to 55 minutes for the spades row and
 # 20 for a Cutthroat one.
 # Usage: scripts/ladder_expert.sh [OUT_DIR]   (default: ./ladder-expert); JOBS=1 leaves cores free.
 # Install the compiled engine first (`pip install .` in a copy, or a wheel): the solver is
