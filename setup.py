@@ -28,6 +28,7 @@ COMPILED = [
     "src/tapete/engine/spades/determinize.py",
     "src/tapete/engine/spades/dds.py",
     "src/tapete/engine/spades/score_search.py",
+    "src/tapete/engine/spades/maxn.py",
 ]
 
 FORCE = os.environ.get("TAPETE_COMPILE") == "1"

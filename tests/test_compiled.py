@@ -79,6 +79,9 @@ def test_the_build_compiles_the_engine_modules(compiled_src: Path) -> None:
         "tapete.engine.spades.scoring",
         "tapete.engine.spades.trick",
         "tapete.engine.spades.determinize",
+        "tapete.engine.spades.dds",
+        "tapete.engine.spades.score_search",
+        "tapete.engine.spades.maxn",
     ]
     code = "import importlib, sys\n" + "".join(f"print(importlib.import_module({name!r}).__file__)\n" for name in names)
     result = _run(compiled_src, "-c", code)

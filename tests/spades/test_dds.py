@@ -66,9 +66,9 @@ def _bits(mask: int) -> list[int]:
     return [c for c in range(mask.bit_length()) if (mask >> c) & 1]
 
 
-def small_position(profile: str, seed: int, cards: int, played: int) -> Board:
+def small_position(profile: str, seed: int, cards: int, played: int, prizes: bool = False) -> Board:
     """A real game of ``profile`` at its first lead, each hand cut to ``cards`` cards, then
-    ``played`` random legal cards played."""
+    ``played`` random legal cards played (``prizes``: the profile's prize jacks kept)."""
     rng = random.Random(seed)
     g = tapete.new_game(profile, seed=seed)
     while g.phase.name != "PLAY":
@@ -76,7 +76,8 @@ def small_position(profile: str, seed: int, cards: int, played: int) -> Board:
     ref = Board(g.num_players)
     assert isinstance(g, SpadesGame)
     ref.copy_trick_state(g, list(g.trick), [])
-    ref.prize_masks, ref.prize_all = (), 0
+    if not prizes:
+        ref.prize_masks, ref.prize_all = (), 0
     for seat in range(ref.num_players):
         hand = _bits(ref.hands[seat])
         keep = cards - (1 if seat == ref.sitting_out else 0)
