@@ -1,6 +1,7 @@
 """Bot benchmarks: decision time p50/p95 per level per profile, and rollout speed.
 
-Run: ``python benchmarks/bots.py [--hands N] [--profiles a,b] [--levels easy,hard]``.
+Run: ``python benchmarks/bots.py [--hands N] [--profiles a,b] [--levels easy,hard]
+[--bot-params expert.maxn_cards=15]`` (``--bot-params`` as ``tapete arena`` takes it).
 Goals: hard p95 ≤ 1 s per decision; fast-path rollouts ≥ 10,000 hands/s. The checked
 engine (``SpadesGame.clone`` + ``apply``) is printed as the peer of the fast path.
 """
@@ -12,8 +13,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import tapete
+from tapete.arena import parse_bot_params
 from tapete.bots import make_bot
 from tapete.bots.spades.rollout import greedy_rollout, random_rollout, seat_targets
 from tapete.engine.spades.determinize import FastHand
@@ -24,13 +27,20 @@ def _quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def decision_times(profile: str, level: str, hands: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
+def decision_times(
+    profile: str,
+    level: str,
+    hands: int,
+    clock: Callable[[], float] = time.perf_counter,
+    params: dict[str, Any] | None = None,
+) -> list[float]:
     """Seconds per decision of ``level`` in every seat over the first hand of ``hands`` deals
-    (``clock``: wall time, or ``time.process_time`` for CPU time on a busy machine)."""
+    (``clock``: wall time, or ``time.process_time`` for CPU time on a busy machine;
+    ``params``: the level's bot parameters)."""
     times: list[float] = []
     for seed in range(hands):
         g = tapete.new_game(profile, seed=seed)
-        bots = [make_bot(level, seed=s) for s in range(g.num_players)]
+        bots = [make_bot(level, seed=s, **(params or {})) for s in range(g.num_players)]
         while g.logs[0].result is None:
             seat = g.to_act
             obs = g.observation(seat)
@@ -85,7 +95,9 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="time decisions by the wall clock or by CPU time"
     )
+    parser.add_argument("--bot-params", help="per-level parameters, e.g. 'expert.expert_nodes=800000'")
     args = parser.parse_args()
+    params = parse_bot_params(args.bot_params)
     profiles = (
         args.profiles.split(",")
         if args.profiles
@@ -95,9 +107,8 @@ def main() -> None:
     print(f"{'profile':<22} {'level':<7} {'decisions':>9} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}")
     for profile in profiles:
         for level in levels:
-            t = decision_times(
-                profile, level, args.hands, time.process_time if args.clock == "cpu" else time.perf_counter
-            )
+            clock = time.process_time if args.clock == "cpu" else time.perf_counter
+            t = decision_times(profile, level, args.hands, clock, params.get(level))
             print(
                 f"{profile:<22} {level:<7} {len(t):>9} {1000 * statistics.median(t):>9.2f} "
                 f"{1000 * _quantile(t, 0.95):>9.2f} {1000 * max(t):>9.2f}"

@@ -329,7 +329,7 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _params(text: str | None) -> dict[str, dict[str, Any]]:
+def parse_bot_params(text: str | None) -> dict[str, dict[str, Any]]:
     """``hard.rollouts=200,ismcts.simulations=500`` → per-level bot parameters."""
     out: dict[str, dict[str, Any]] = {}
     for item in (text or "").split(","):
@@ -362,7 +362,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         seed=args.seed,
         jobs=args.jobs,
         games=bool(args.games),
-        params=_params(args.bot_params),
+        params=parse_bot_params(args.bot_params),
         progress=not args.quiet,
         ray_address=args.ray,
         same_seeds=args.same_seeds,

@@ -8,6 +8,7 @@ import pytest
 
 import tapete
 from tapete.bots import make_bot
+from tapete.bots.budget import NO_DEADLINE
 from tapete.bots.spades.expert import expert_play, open_nil_seats, side_mask
 from tapete.bots.spades.view import read_view
 
@@ -23,6 +24,17 @@ def test_expert_plays_a_legal_hand(profile: str) -> None:
         seat = g.to_act
         action = bots[seat].act(g.observation(seat))
         g.apply(g.parse_action(action))  # refuses anything illegal
+    assert g.hand_number != hand or g.is_over()
+
+
+def test_expert_plays_a_legal_hand_with_maxn_endings() -> None:
+    """The official Cutthroat rules (prize jacks) with the max^n endings on."""
+    g = tapete.new_game("cutthroat-official", seed=6)
+    bots = [make_bot("expert", seed=s, **FAST, maxn_cards=12) for s in range(g.rules.players)]
+    hand = g.hand_number
+    while not g.is_over() and g.hand_number == hand:
+        seat = g.to_act
+        g.apply(g.parse_action(bots[seat].act(g.observation(seat))))
     assert g.hand_number != hand or g.is_over()
 
 
@@ -140,15 +152,55 @@ def test_lasting_valuation_is_a_parameter_off_by_default() -> None:
     assert not SpadesBot("hard").lasting and SpadesBot("hard", params={"lasting": 1}).lasting
 
 
-def test_expert_leaves_individual_profiles_to_hard() -> None:
-    """Every seat for itself: the solver's paranoid count is not used for play (it played
-    worse than hard over 300 Cutthroat deals); spades late in a hand still uses it."""
+def test_expert_plays_individual_endings_by_maxn() -> None:
+    """Every seat for itself: from ``maxn_cards`` cards in all hands down, the card is the one worth
+    most to the seat summed over the sampled deals, each searched max^n with the hard
+    level's valuation (``seat_worth``); above it, or with ``maxn_cards=0``, hard decides."""
+    from tapete.bots.spades.expert import individual_play, sampled_deals, seat_worth
+    from tapete.bots.spades.search import candidate_plays
+    from tapete.engine.spades.determinize import FastHand
+    from tapete.engine.spades.maxn import MaxnSearch
+
+    for seed in (3, 4, 5):
+        g = _late_position(seed, "cutthroat")
+        view = read_view(g.observation(g.to_act))
+        if len(view.legal) < 2:
+            continue
+        assert expert_play(view, random.Random(0), 6, 200_000, 7, maxn_cards=0) is None
+        left = sum(view.hand_sizes)
+        assert expert_play(view, random.Random(0), 6, 200_000, 7, maxn_cards=left - 1) is None  # one card too many
+        card = expert_play(view, random.Random(0), 6, 200_000, 7, maxn_cards=left)
+        assert card is not None and card in view.legal
+        totals: dict[int, float] = {}
+        for hands in sampled_deals(view, random.Random(0), 6, NO_DEADLINE):
+            f = FastHand.from_observation(view.obs, hands)
+            for c, v in MaxnSearch(view.n, seat_worth(view, f)).card_values(f).items():
+                totals[c] = totals.get(c, 0.0) + v[view.seat]
+        cands = sorted(totals)
+        want = max(cands, key=lambda c: (totals[c], -c))
+        assert totals[card] == pytest.approx(totals[want])
+        assert individual_play(view, random.Random(0), candidate_plays(view), 6, 1, NO_DEADLINE) is None  # no deal fits
+
+
+def test_seat_worth_is_the_hard_level_s_valuation() -> None:
+    """The worth of an ending adds its tricks to those taken and scores the hand by the
+    profile: each seat's points less the mean of the others', in hundreds."""
+    from tapete.bots.spades.expert import seat_worth
+    from tapete.bots.spades.search import seat_utilities
+    from tapete.engine.spades.determinize import FastHand
+    from tapete.engine.spades.scoring import score_hand
+
     g = _late_position(3, "cutthroat")
-    view = read_view(g.observation(g.to_act))
-    assert len(view.legal) > 1  # a real choice
-    assert expert_play(view, random.Random(0), 6, 200_000, 7) is None
-    late = _late_position(0)
-    assert expert_play(read_view(late.observation(late.to_act)), random.Random(0), 6, 200_000, 7) is not None
+    obs = g.observation(g.to_act)
+    view = read_view(obs)
+    f = FastHand.from_observation(obs, list(g.hands))
+    left = f.tricks_left
+    worth = seat_worth(view, f)
+    for split in ([left, 0, 0], [0, left, 0], [1, 0, left - 1]):
+        total = [a + b for a, b in zip(view.tricks_won, split, strict=True)]
+        change = score_hand(f.rules, f.bids, total, f.bags, f.jack_winners).change
+        assert list(worth(split, [])) == pytest.approx(seat_utilities(change, [0, 1, 2], 3))
+    assert sum(worth([left, 0, 0], [])) == pytest.approx(0.0)  # three sides: it sums to nothing
 
 
 def test_expert_plays_hands_with_a_nil_open_or_failed() -> None:

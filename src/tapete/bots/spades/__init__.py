@@ -15,6 +15,7 @@ from tapete.bots.spades.expert import (
     DEFAULT_DDS_CARDS,
     DEFAULT_EXPERT_NODES,
     DEFAULT_EXPERT_SAMPLES,
+    DEFAULT_MAXN_CARDS,
     DEFAULT_NIL_CARDS,
     expert_play,
 )
@@ -81,6 +82,7 @@ class SpadesBot:
         self.expert_nodes = int(params.pop("expert_nodes", DEFAULT_EXPERT_NODES))
         self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
         self.nil_cards = int(params.pop("nil_cards", DEFAULT_NIL_CARDS))
+        self.maxn_cards = int(params.pop("maxn_cards", DEFAULT_MAXN_CARDS))
         self.lasting = bool(int(params.pop("lasting", 0)))
         """Value hands with every bag charged its share of a penalty (``search.hand_worth``)
         instead of by the hand's score change; off by default (docs/analysis.md, *Bags over
@@ -116,6 +118,7 @@ class SpadesBot:
                 deadline,
                 self.nil_cards,
                 lasting=self.lasting,
+                maxn_cards=self.maxn_cards,
             )
             if card is not None:
                 return card

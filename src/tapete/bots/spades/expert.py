@@ -15,16 +15,24 @@ no better.
 Each decision has a node budget shared by its deals; deals past it are left out, and
 when the hand is still too big to solve (``dds_cards``, or ``nil_cards`` with a nil
 open) or fewer deals were solved than ``MIN_DEALS`` (too few to read a card's value
-from), the hard level's search decides instead. In the individual profiles (every seat
-for itself) hard always decides: there the solver can only give a seat's tricks against
-all the others together (the paranoid reading), and cards chosen by it played measurably
-worse than hard's (Cutthroat, 300 duplicate deals: −3.3 points a hand [−5.6, −1.0]).
+from), the hard level's search decides instead.
+
+In the individual profiles (every seat for itself) the trick solver could only give a
+seat's tricks against all the others together (the paranoid reading), and cards chosen
+by it played measurably worse than hard's (Cutthroat, 300 duplicate deals: −3.3 points a
+hand [−5.6, −1.0]), so there hard decides. With ``maxn_cards`` set, once the hands
+hold that many cards or fewer together, each sampled deal is searched max^n instead
+(``engine/spades/maxn``): every seat plays for its own worth as the hard level values it
+(its points less the mean of the others', ``seat_worth``), and a card scores the seat's
+own worth summed over the deals. That measured no better than hard either (Cutthroat,
+150 duplicate deals with the bots' seeds shared: −0.8 [−2.1, 0.5]), so it is off by
+default.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
@@ -32,6 +40,7 @@ from tapete.bots.spades.search import candidate_plays, hand_worth, seat_utilitie
 from tapete.bots.spades.view import View, is_nil
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.determinize import FastHand
+from tapete.engine.spades.maxn import MaxnSearch, Worth
 from tapete.engine.spades.score_search import ScoreSearch
 from tapete.engine.spades.scoring import score_hand
 
@@ -47,6 +56,14 @@ never, hard decides). From 7 cards it measured no better than leaving open nils 
 (600 duplicate spades deals, ``docs/analysis.md``); its table holds exact positions only,
 so it costs more nodes than the trick solver (about 33,000 for a 7-card ending at the
 median, 140,000 for an 8-card one)."""
+DEFAULT_MAXN_CARDS = 0
+"""Where each seat plays for itself, the max^n search plays once the hands hold no more
+than this many cards together (before: the hard level; 0: never, the default). From 15
+(five a hand at three seats) it measured no better than hard (150 duplicate Cutthroat
+deals with the bots' seeds shared: −0.8 [−2.1, 0.5] points a hand, ``docs/analysis.md``).
+Max^n cannot prune as alpha-beta does, so its cost grows with the cards of every hand
+(5 seats, 4 cards each: about 19,000 nodes at the median, 5 cards: 450,000;
+``benchmarks/maxn_bench.py``)."""
 MIN_DEALS = 8
 """Fewer deals solved within the budget than this (or than the deals asked for): hard decides."""
 
@@ -139,6 +156,64 @@ def within_budget(searcher: Solver | ScoreSearch, f: FastHand, budget: int) -> t
         return None, searcher.nodes - start
 
 
+def seat_worth(view: View, f: FastHand, lasting: bool = False) -> Worth:
+    """What an ending is worth to each seat where each plays for itself: the tricks and
+    prize jacks it adds to those already taken, the hand scored by the profile, each
+    seat's points less the mean of the others' (``search.seat_utilities``: the hard
+    level's own valuation; with ``lasting`` each bag charged its share of a penalty)."""
+    side_of = [view.side(s) for s in range(view.n)]
+    sides = view.rules.sides
+    before = list(view.tricks_won)
+    fallen = list(f.jack_winners)
+
+    def worth(tricks: Sequence[int], jacks: Sequence[tuple[str, int]]) -> list[float]:
+        total = [a + b for a, b in zip(before, tricks, strict=True)]
+        change = hand_worth(score_hand(f.rules, f.bids, total, f.bags, [*fallen, *jacks]), lasting)
+        return seat_utilities(change, side_of, sides)
+
+    return worth
+
+
+def individual_play(
+    view: View,
+    rng: random.Random,
+    cands: list[int],
+    samples: int,
+    nodes: int,
+    deadline: Deadline = NO_DEADLINE,
+    lasting: bool = False,
+) -> int | None:
+    """Where each seat plays for itself: the card worth most to the seat summed over sampled
+    deals, each searched max^n (every seat plays for its own score, ``engine/spades/maxn``),
+    or ``None`` (hard decides) when fewer deals than ``MIN_DEALS`` fit the node budget."""
+    search: MaxnSearch | None = None
+    totals = dict.fromkeys(cands, 0.0)
+    solved = 0
+    spent = 0
+    me = view.seat
+    for hands in sampled_deals(view, rng, samples, deadline):
+        if spent >= nodes or (solved and deadline.expired()):
+            break
+        f = FastHand.from_observation(view.obs, hands)
+        if search is None:
+            search = MaxnSearch(view.n, seat_worth(view, f, lasting))
+        search.clear()
+        search.budget = nodes - spent
+        start = search.nodes
+        try:
+            answers = search.card_values(f)
+        except SearchLimit:
+            break
+        finally:
+            spent += search.nodes - start
+        solved += 1
+        for c in cands:
+            totals[c] += answers[c][me]
+    if solved < min(MIN_DEALS, samples):
+        return None
+    return max(cands, key=lambda c: (totals[c], -c))
+
+
 def expert_play(
     view: View,
     rng: random.Random,
@@ -148,13 +223,16 @@ def expert_play(
     deadline: Deadline = NO_DEADLINE,
     nil_cards: int = DEFAULT_NIL_CARDS,
     lasting: bool = False,
+    maxn_cards: int = DEFAULT_MAXN_CARDS,
 ) -> int | None:
     """The card with the best summed value over solved deals, or ``None`` to defer to hard."""
     cands = candidate_plays(view)
     if len(cands) == 1:
         return cands[0]
     if not view.partnership:
-        return None  # each seat for itself: the paranoid count misjudges play (measured weaker than hard)
+        if sum(view.hand_sizes) > maxn_cards:
+            return None
+        return individual_play(view, rng, cands, samples, nodes, deadline, lasting)
     if max(view.hand_sizes) > dds_cards:
         return None
     side = side_mask(view)
@@ -195,6 +273,7 @@ __all__ = [
     "DEFAULT_DDS_CARDS",
     "DEFAULT_EXPERT_NODES",
     "DEFAULT_EXPERT_SAMPLES",
+    "DEFAULT_MAXN_CARDS",
     "DEFAULT_NIL_CARDS",
     "MIN_DEALS",
     "expert_play",
