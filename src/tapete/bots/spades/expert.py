@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from tapete.bots.budget import NO_DEADLINE, Deadline
 from tapete.bots.spades.sampler import Sampler
@@ -43,6 +44,9 @@ from tapete.engine.spades.determinize import FastHand
 from tapete.engine.spades.maxn import MaxnSearch, Worth
 from tapete.engine.spades.score_search import ScoreSearch
 from tapete.engine.spades.scoring import score_hand
+
+Answer = TypeVar("Answer")
+"""What a search answers for one card."""
 
 DEFAULT_EXPERT_SAMPLES = 24
 """Deals drawn per decision."""
@@ -145,9 +149,18 @@ def sampled_deals(view: View, rng: random.Random, count: int, deadline: Deadline
             return
 
 
-def within_budget(searcher: Solver | ScoreSearch, f: FastHand, budget: int) -> tuple[dict[int, int] | None, int]:
-    """Every legal card's answer (tricks, or worth) on one deal within ``budget`` nodes
-    (``None`` past it), and the nodes it took."""
+class Searcher(Protocol[Answer]):
+    """A double-dummy search with a node budget: the trick solver, the worth search, max^n."""
+
+    budget: int
+    nodes: int
+
+    def card_values(self, state: FastHand, /) -> dict[int, Answer]: ...
+
+
+def within_budget(searcher: Searcher[Answer], f: FastHand, budget: int) -> tuple[dict[int, Answer] | None, int]:
+    """Every legal card's answer (tricks, worth, or every seat's worth) on one deal within
+    ``budget`` nodes (``None`` past it), and the nodes it took."""
     searcher.budget = budget
     start = searcher.nodes
     try:
@@ -198,14 +211,10 @@ def individual_play(
         if search is None:
             search = MaxnSearch(view.n, seat_worth(view, f, lasting))
         search.clear()
-        search.budget = nodes - spent
-        start = search.nodes
-        try:
-            answers = search.card_values(f)
-        except SearchLimit:
+        answers, used = within_budget(search, f, nodes - spent)
+        spent += used
+        if answers is None:
             break
-        finally:
-            spent += search.nodes - start
         solved += 1
         for c in cands:
             totals[c] += answers[c][me]
