@@ -29,27 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tapete.engine.spades.dds import SearchLimit, card_classes, order_of
+from tapete.engine.spades.dds import Board, SearchLimit, card_classes, order_of
 from tapete.engine.spades.trick import TrickState
 
 Worth = Callable[[Sequence[int], Sequence[tuple[str, int]]], Sequence[float]]
 """What a finished ending is worth to each seat, from the tricks each took in it and the
 prize jacks won in it (``(jack, seat)`` pairs, in the order they fell)."""
-
-
-class MaxnBoard(TrickState):
-    """The search's position: a full trick passes the lead to its winner; counts start at zero."""
-
-    __slots__ = ("last_winner",)
-
-    def __init__(self, players: int) -> None:
-        TrickState.__init__(self, players, ())
-        self.last_winner: int = -1
-
-    def end_trick(self, winner: int) -> None:
-        self.last_winner = winner
-        self.turn = winner
-        self.trick = []
 
 
 class MaxnSearch:
@@ -66,7 +51,8 @@ class MaxnSearch:
         self.budget = budget
         self.nodes = 0
         self.stop_at = -1
-        self.board = MaxnBoard(players)
+        self.board = Board(players)
+        """The solver's board without spare tricks: a full trick passes the lead to its winner."""
         self.table: dict[tuple[object, ...], tuple[float, ...]] = {}
         self.leaves: dict[tuple[object, ...], tuple[float, ...]] = {}
         """``worth`` by outcome: ``worth`` must not change while the search is kept."""
@@ -196,4 +182,4 @@ class MaxnSearch:
         return hit
 
 
-__all__ = ["MaxnBoard", "MaxnSearch", "Worth"]
+__all__ = ["MaxnSearch", "Worth"]
