@@ -3,6 +3,8 @@
 Cases: full 13-card partnership deals at the first lead (``spades``: spades not broken,
 and the same hands with spades broken as endplay solves them), positions with 8 cards
 a hand (``--positions`` of them, so that the p95 is not simply the slowest of a few),
+the 13-card and cutthroat deals again on ``--processes`` cores (``tapete.parallel_solve``; each solver's
+processes started before the clock runs, its tables fresh; ``--processes 1``: not run),
 and full 17-card cutthroat deals (one seat against the two others). With an open nil
 the expert level asks ``ScoreSearch`` instead (the hand's worth, exact positions in its
 table): ``--nil-positions`` endings of ``--nil-cards`` cards a hand, every card's worth,
@@ -32,6 +34,7 @@ from tapete.engine.spades.dds import Solver, position
 from tapete.engine.spades.game import SpadesGame
 from tapete.engine.spades.score_search import ScoreSearch
 from tapete.engine.spades.trick import TrickState
+from tapete.parallel_solve import ParallelSolver
 
 RANKS = "23456789TJQKA"
 
@@ -71,11 +74,12 @@ def spread(values: list[int]) -> str:
     return f"{statistics.median(values):,.0f} / {p95([float(n) for n in values]):,.0f}"
 
 
-def report(name: str, times: list[float], tricks: list[int], nodes: list[int] | None = None) -> None:
+def report(name: str, times: list[float], tricks: list[int] | None, nodes: list[int] | None = None) -> None:
     line = (
-        f"{name:<44} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95(times):9.1f} ms"
+        f"{name:<52} n={len(times):<4} p50 {1000 * statistics.median(times):9.1f} ms   p95 {1000 * p95(times):9.1f} ms"
     )
-    line += f"   tricks played p50/p95 {spread(tricks):>21}"
+    if tricks:
+        line += f"   tricks played p50/p95 {spread(tricks):>21}"
     if nodes:
         line += f"   nodes p50/p95 {spread(nodes):>21}"
     print(line)
@@ -151,13 +155,23 @@ class Results:
         self.tricks.setdefault(name, []).append(search.tricks.tricks_played)
         self.nodes.setdefault(name, []).append(search.nodes)
 
+    def solve_parallel(self, name: str, players: int, side: int, processes: int, state: TrickState) -> None:
+        """``state`` solved by a ``ParallelSolver`` of ``processes``, timed by the wall clock
+        (its processes work at once: their CPU time is not the wait)."""
+        with ParallelSolver(players, side, processes) as solver:
+            solver.start()
+            t = time.perf_counter()
+            solver.solve(state)
+            self.add(name, time.perf_counter() - t, 0)
+
     def add(self, name: str, t: float, tricks: int) -> None:
         self.times.setdefault(name, []).append(t)
         self.tricks.setdefault(name, []).append(tricks)
 
     def report(self) -> None:
         for name, times in self.times.items():
-            report(name, times, self.tricks[name], self.nodes.get(name))
+            tricks = self.tricks[name]
+            report(name, times, tricks if any(tricks) else None, self.nodes.get(name))
 
 
 def main() -> None:
@@ -171,6 +185,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-cutthroat", action="store_true")
     ap.add_argument("--cutthroat-deals", type=int, help="cutthroat deals (default: --deals)")
+    ap.add_argument("--processes", type=int, default=2, help="processes of the parallel solves (1: none)")
     ap.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="time solves by the wall clock or CPU time"
     )
@@ -186,6 +201,10 @@ def main() -> None:
         hands, leader = list(g.hands), g.turn
         broken = position(hands, turn=leader, tricks_left=13, spades_broken=True)
         ours.solve("spades, 13 cards, spades broken", Solver(4, side), broken)
+        if args.processes > 1:
+            for name, state in (("first lead", g), ("spades broken", broken)):
+                n = args.processes
+                ours.solve_parallel(f"spades, 13 cards, {name}, {n} processes (wall)", 4, side, n, state)
         for every_card in (False, True):
             solved = endplay_solve(hands, leader, every_card)
             if solved is not None:
@@ -211,6 +230,9 @@ def main() -> None:
         for i in range(count):
             g = at_first_lead("cutthroat", args.seed + i)
             ours.solve("cutthroat, 17 cards, first lead (paranoid)", Solver(3, 1 << g.turn), g)
+            if args.processes > 1:
+                n = args.processes
+                ours.solve_parallel(f"cutthroat, 17 cards, first lead, {n} processes (wall)", 3, 1 << g.turn, n, g)
             print(f"cutthroat deal {i + 1}/{count} done", flush=True)
     import tapete.engine.spades.dds as dds
 

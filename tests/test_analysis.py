@@ -105,6 +105,16 @@ def test_hands_analysed_in_processes_give_the_same_analysis() -> None:
     assert analyze(record, nodes=3_000, hands=[2, 0], jobs=3) == analyze(record, nodes=3_000, hands=[0, 2])
 
 
+def test_one_hand_without_a_lead_budget_solves_its_first_lead_in_processes() -> None:
+    """One hand, ``jobs`` > 1 and no budget for the first lead: the makeable tricks are
+    full-deal solves shared out between the processes (``ParallelSolver``), with the
+    answers of one process."""
+    record = _record("spades", 6)
+    alone = analyze(record, nodes=3_000, lead_nodes=0)
+    assert [s["makeable"] for s in alone["hands"][0]["sides"]] == [8, 5]
+    assert analyze(record, nodes=3_000, lead_nodes=0, jobs=2) == alone
+
+
 def test_a_record_error_stops_the_analysis_at_its_hand_in_processes_too() -> None:
     record = _record_of_hands("spades", 5, 3)
     hands = record["hands"]

@@ -11,7 +11,10 @@ Each answer has a node budget (``--nodes``; ``--lead-nodes`` for the makeable tr
 the first lead): a position too big for it is reported as not analysed rather than
 making the command run for minutes. Kept tricks count the
 tricks the side has already won in the hand. The hands are independent questions, so
-``--jobs`` analyses them in that many processes at once, with the same answers.
+``--jobs`` analyses them in that many processes at once, with the same answers; a
+single hand with no budget for its first lead (``--lead-nodes 0``) gets the spare
+processes for the makeable tricks instead (``tapete.parallel_solve``), as each of those
+solves is a full deal.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from tapete.engine.base import Game
 from tapete.engine.spades.dds import SearchLimit, Solver
 from tapete.engine.spades.trick import TrickState
 from tapete.errors import BadRecord, IllegalAction
+from tapete.parallel_solve import ParallelSolver
 from tapete.records import Record, new_record_game, parse_json, read_record
 
 JSON = Any
@@ -64,8 +68,10 @@ def _bid_number(bid: Any) -> int | None:
 class HandAnalysis:
     """The analysis of one hand: its positions gathered as it is replayed, then solved."""
 
-    def __init__(self, game: Game, index: int, nodes: int, lead_nodes: int | None = None) -> None:
+    def __init__(self, game: Game, index: int, nodes: int, lead_nodes: int | None = None, processes: int = 1) -> None:
         self.index = index
+        self.processes = processes
+        """Processes for the makeable tricks when they have no node budget (``ParallelSolver``)."""
         self.sides = side_masks(game)
         n = int(game.rules.players)
         self.nodes = nodes
@@ -136,6 +142,10 @@ class HandAnalysis:
                 budget = max(self.nodes, min(budget, affordable))
             solver.budget = budget
             try:
+                if budget == 0 and self.processes > 1 and clock.left() is None:
+                    with ParallelSolver(solver.players, solver.side, self.processes) as parallel:
+                        self.makeable[i] = parallel.solve(self.first_lead)
+                    continue
                 self.makeable[i] = solver.solve(self.first_lead)
             except SearchLimit:
                 pass
@@ -200,12 +210,15 @@ def analyze(
     record = read_record(obj)
     if record.family.load_analysis is None:
         raise BadRecord(f"profile {record.profile!r} is not a trick-taking game: nothing to analyse double-dummy")
+    processes = 1
     if jobs > 1 and seconds is None:
         indexes = sorted(set(hands)) if hands is not None else list(range(len(record.hands)))
         if len(indexes) > 1:
             return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs)
+        processes = jobs  # one hand: the cores go to its full-deal solves
     analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
-    return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds)
+    options = {"processes": processes} if processes > 1 else {}
+    return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds, **options)
 
 
 def _analyze_one_hand(task: tuple[JSON, int, int | None, int]) -> dict[str, JSON]:
@@ -242,8 +255,10 @@ def analyze_spades_record(
     lead_nodes: int | None = None,
     hands: Collection[int] | None = None,
     seconds: float | None = None,
+    processes: int = 1,
 ) -> dict[str, JSON]:
-    """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy."""
+    """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy
+    (``processes``: for the makeable tricks when they have no node budget)."""
     game = new_record_game(record)
     assert isinstance(game, TrickState), "the Spades family's games are trick-core states"
     clock = Clock(seconds)
@@ -255,7 +270,7 @@ def analyze_spades_record(
             break
         if wanted is not None and h > max(wanted, default=-1):
             break
-        current = HandAnalysis(game, h, nodes, lead_nodes) if wanted is None or h in wanted else None
+        current = HandAnalysis(game, h, nodes, lead_nodes, processes) if wanted is None or h in wanted else None
         for i, raw in enumerate(rec_hand.actions):
             seat = game.to_act
             playing = game.phase.name == "PLAY"
@@ -347,9 +362,7 @@ def add_analyze_parser(sub: Any) -> None:
         default=None,
         help="node budget of the makeable tricks at the first lead (default: --nodes)",
     )
-    p.add_argument(
-        "--jobs", type=int, default=None, help="processes analysing hands at once (default: every core)"
-    )
+    p.add_argument("--jobs", type=int, default=None, help="processes analysing hands at once (default: every core)")
     p.set_defaults(func=cmd_analyze)
 
 

@@ -40,7 +40,7 @@ Pure: no I/O, no global state but the solver's own table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -53,6 +53,8 @@ TABLE_LIMIT: Final = 2_000_000
 MAX_PLY: Final = 5 * 18
 """Depths a search can reach: five places a trick (its start and up to four cards played)
 for up to 17 tricks left."""
+POLL_NODES: Final = 4096
+"""Nodes between two calls of a solver's ``poll``."""
 NO_CLASSES: Final[list[int]] = []
 """An empty list shared where nothing is merged (never added to)."""
 
@@ -185,6 +187,11 @@ class Solver:
     ``winning_ranks=False`` a table entry serves only its own position (every live card's
     owner in its key), and with ``quick_tricks=False`` no quick-trick bound is used: many
     more nodes, the same answers, which the tests check.
+
+    ``poll``, when set, is called every ``POLL_NODES`` nodes of a search; if it returns
+    true the search stops with ``SearchLimit``. That is how a caller searching the same
+    position elsewhere (``tapete.parallel_solve``) ends a search made useless; the table
+    keeps what was proved, and the position is to be ``load``ed again before more is asked.
     """
 
     def __init__(
@@ -196,6 +203,9 @@ class Solver:
         self.winning_ranks = winning_ranks
         self.quick_tricks = quick_tricks
         self.stop_at = 0
+        self.budget_end = -1
+        """The node count at which the budget is spent (-1: no budget)."""
+        self.poll: Callable[[], bool] | None = None
         self.board = Board(players)
         self.order = order_of(self.board.tables)
         self.table: dict[int, dict[int, Bucket]] = {}
@@ -257,7 +267,8 @@ class Solver:
             tm |= 1 << c
         self.trick_mask = tm
         self._code()
-        self.stop_at = self.nodes + self.budget if self.budget > 0 else -1
+        self.budget_end = self.nodes + self.budget if self.budget > 0 else -1
+        self._next_stop()
 
     def clear(self) -> None:
         """Forget the transposition table."""
@@ -285,6 +296,39 @@ class Solver:
             for c in cls:
                 out[c] = v
         return out
+
+    def root_cards(self) -> list[int]:
+        """One card of each class of equivalent legal cards in the ``load``ed position, in
+        the order the search tries them (the table's best card first, if it has one)."""
+        b = self.board
+        cards: list[int] = []
+        self._ordered_moves(b.turn, -1, b.tricks_left * 5 + len(b.trick))
+        first = self.move_first
+        heads: list[int] = []
+        for mask, base in (
+            (self.moves5, 500),
+            (self.moves4, 400),
+            (self.moves35, 350),
+            (self.moves3, 300),
+            (self.moves2, 200),
+            (self.moves1, 100),
+        ):
+            while mask:
+                k = self._head(mask, base)
+                heads.append(k)
+                mask ^= 1 << (k & 127)
+        heads.sort(reverse=True)
+        if first >= 0:
+            cards.append(first)
+        cards.extend(k & 127 for k in heads)
+        return cards
+
+    def test_card(self, card: int, target: int) -> int:
+        """Whether the side makes ``target`` tricks from the ``load``ed position once ``card``
+        is played: a null-window search, fail-soft (at least ``target`` means yes, and the
+        answer is then a lower bound of the exact value; below it, an upper bound)."""
+        self.rel = 0
+        return self._try(card, target - 1, target)
 
     # --- search -------------------------------------------------------------------------
     def _mtd(self, lo: int, hi: int, guess: int = -1) -> int:
@@ -362,7 +406,7 @@ class Solver:
         b = self.board
         self.nodes += 1
         if self.nodes == self.stop_at:
-            raise SearchLimit(f"more than {self.budget} nodes")
+            self._at_stop()
         boundary = not b.trick
         outer = 0
         inner = 0
@@ -600,6 +644,22 @@ class Solver:
             self._store(outer, inner, p0, p1, p2, p3, rel, (best_move << 12) | (lo << 6) | hi)
         self.rel = rel
         return best
+
+    def _next_stop(self) -> None:
+        """Where the search next stops to look: the budget's end or the next poll."""
+        stop = self.budget_end
+        if self.poll is not None and (stop < 0 or self.nodes + POLL_NODES < stop):
+            stop = self.nodes + POLL_NODES
+        self.stop_at = stop
+
+    def _at_stop(self) -> None:
+        """The budget is spent (``SearchLimit``), or it is time to ``poll``."""
+        if self.nodes == self.budget_end:
+            raise SearchLimit(f"more than {self.budget} nodes")
+        poll = self.poll
+        if poll is not None and poll():
+            raise SearchLimit("stopped by its caller")
+        self._next_stop()
 
     def _store(self, outer: int, inner: int, p0: int, p1: int, p2: int, p3: int, rel: int, data: int) -> None:
         """Keep ``data`` (bounds and best card) for the pattern of the ``rel`` cards; ``p0``
