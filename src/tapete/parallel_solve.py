@@ -153,17 +153,22 @@ def _position(snapshot: dict[str, Any]) -> TrickState:
 def _serve(
     conn: Connection, players: int, side: int, index: int, processes: int, cells: SynchronizedArray[Any]
 ) -> None:
-    """A helper process: solve each position it is sent, until it is sent ``None``."""
+    """A helper process: solve each position it is sent, until it is sent ``None`` or its
+    caller is gone (the pipe closed) or interrupted (Ctrl-C reaches the whole group)."""
     solver = Solver(players, side)
     board = SharedAnswers(cells)
-    while True:
-        job = conn.recv()
-        if job is None:
-            return
-        try:
-            conn.send(portfolio_solve(solver, _position(job), index, processes, board))
-        except Exception as exc:  # reported to the caller, which raises it
-            conn.send(exc)
+    try:
+        while True:
+            job = conn.recv()
+            if job is None:
+                return
+            try:
+                answer: object = portfolio_solve(solver, _position(job), index, processes, board)
+            except Exception as exc:  # reported to the caller, which raises it
+                answer = exc
+            conn.send(answer)
+    except (EOFError, OSError, KeyboardInterrupt):
+        return
 
 
 class ParallelSolver:
