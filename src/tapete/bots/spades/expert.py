@@ -48,10 +48,14 @@ from tapete.engine.spades.scoring import score_hand
 Answer = TypeVar("Answer")
 """What a search answers for one card."""
 
-DEFAULT_EXPERT_SAMPLES = 24
-"""Deals drawn per decision."""
-DEFAULT_EXPERT_NODES = 400_000
-"""Search nodes per decision, shared by its deals (about 0.6 s of the compiled solver)."""
+DEFAULT_EXPERT_SAMPLES = 48
+"""Deals drawn per decision (twice the 24 first chosen: it measured stronger against hard
+over 900 duplicate spades deals, ``docs/analysis.md``)."""
+DEFAULT_EXPERT_NODES = 800_000
+"""Search nodes per decision, shared by its deals (at most about a second of the compiled
+solver; the decision's time budget bounds it too)."""
+SAMPLE_BATCH = 24
+"""Deals drawn from the sampler in one go."""
 DEFAULT_DDS_CARDS = 9
 """The solver plays once no hand holds more cards than this (before: the hard level)."""
 DEFAULT_NIL_CARDS = 0
@@ -137,12 +141,12 @@ def trick_utilities(view: View, f: FastHand, side: int, left: int, lasting: bool
 
 
 def sampled_deals(view: View, rng: random.Random, count: int, deadline: Deadline) -> Iterator[list[int]]:
-    """``count`` deals from the hard level's sampler, drawn ``DEFAULT_EXPERT_SAMPLES`` at a
-    time (the default count in one draw): no further draw once ``deadline`` has passed."""
+    """``count`` deals from the hard level's sampler, drawn ``SAMPLE_BATCH`` at a time: no
+    further draw once ``deadline`` has passed."""
     sampler = Sampler(view)
     left = count
     while left > 0:
-        n = min(left, DEFAULT_EXPERT_SAMPLES)
+        n = min(left, SAMPLE_BATCH)
         yield from sampler.weighted(rng, n)
         left -= n
         if deadline.expired():
