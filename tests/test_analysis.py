@@ -7,10 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import tapete
+import tapete.analysis
 from tapete.analysis import analyze, analyze_text, side_masks
 from tapete.cards import Card
 from tapete.engine.spades.dds import Solver
+from tapete.engine.spades.trick import TrickState
+from tapete.parallel_solve import ParallelSolver
 from tapete.records import new_record_game, read_record
 
 
@@ -105,14 +110,26 @@ def test_hands_analysed_in_processes_give_the_same_analysis() -> None:
     assert analyze(record, nodes=3_000, hands=[2, 0], jobs=3) == analyze(record, nodes=3_000, hands=[0, 2])
 
 
-def test_one_hand_without_a_lead_budget_solves_its_first_lead_in_processes() -> None:
+def test_one_hand_without_a_lead_budget_solves_its_first_lead_in_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     """One hand, ``jobs`` > 1 and no budget for the first lead: the makeable tricks are
     full-deal solves shared out between the processes (``ParallelSolver``), with the
     answers of one process."""
     record = _record("spades", 6)
+    solved: list[int] = []
+
+    class Counted(ParallelSolver):
+        def solve(self, state: TrickState) -> int:
+            solved.append(self.processes)
+            return super().solve(state)
+
+    monkeypatch.setattr(tapete.analysis, "ParallelSolver", Counted)
     alone = analyze(record, nodes=3_000, lead_nodes=0)
     assert [s["makeable"] for s in alone["hands"][0]["sides"]] == [8, 5]
+    assert solved == []
     assert analyze(record, nodes=3_000, lead_nodes=0, jobs=2) == alone
+    assert solved == [2, 2]  # each side's makeable tricks, on two processes
+    analyze(record, nodes=3_000, jobs=2)
+    assert solved == [2, 2]  # with a lead budget the plain solver answers
 
 
 def test_a_record_error_stops_the_analysis_at_its_hand_in_processes_too() -> None:

@@ -43,7 +43,7 @@ MAX_TESTS = 24
 CARD_SLOTS = 64
 """A mark for each card a test's root may have (the deck's cards, jokers included)."""
 WAIT = 0.0002
-"""Seconds a process that has nothing left to search sleeps between looks at the board."""
+"""Seconds a process that has nothing left to search sleeps between looks at the answers."""
 
 
 class SharedAnswers:
@@ -88,18 +88,18 @@ def arranged(cards: list[int], index: int, processes: int) -> list[int]:
     return cards[turn:] + cards[:turn]
 
 
-def portfolio_solve(solver: Solver, state: TrickState, index: int, processes: int, board: SharedAnswers) -> int:
+def portfolio_solve(solver: Solver, state: TrickState, index: int, processes: int, shared: SharedAnswers) -> int:
     """``solver``'s part of one solve of ``state`` as process ``index`` of ``processes``
-    sharing ``board`` (cleared before the solve): the side's most tricks from ``state``."""
+    sharing ``shared`` (cleared before the solve): the side's most tricks from ``state``."""
     test = -1
-    solver.poll = lambda: board.answer(test) >= 0
+    solver.poll = lambda: shared.answer(test) >= 0
     try:
         solver.load(state)
         lo, hi = 0, solver.board.tricks_left
         target = 1
         while lo < hi:
             test += 1
-            value = _test(solver, state, target, test, index, processes, board)
+            value = _test(solver, state, target, test, index, processes, shared)
             if value >= target:
                 lo = value
                 target = lo + 1
@@ -112,33 +112,33 @@ def portfolio_solve(solver: Solver, state: TrickState, index: int, processes: in
 
 
 def _test(
-    solver: Solver, state: TrickState, target: int, test: int, index: int, processes: int, board: SharedAnswers
+    solver: Solver, state: TrickState, target: int, test: int, index: int, processes: int, shared: SharedAnswers
 ) -> int:
     """Whether the side makes ``target``: the shared answer of test number ``test``."""
     side_plays = (solver.side >> solver.board.turn) & 1 == 1
     cards = arranged(solver.root_cards(), index, processes)
     try:
         for card in cards:
-            if board.answer(test) >= 0:
+            if shared.answer(test) >= 0:
                 break
-            if board.marked(test, card) >= 0:
+            if shared.marked(test, card) >= 0:
                 continue
             value = solver.test_card(card, target)
             if (value >= target) == side_plays:
-                return board.settle(test, value)  # this card answers the test
-            board.mark(test, card, value)
+                return shared.settle(test, value)  # this card answers the test
+            shared.mark(test, card, value)
         else:
             # every card of this order was searched or marked: the answer is theirs together
-            while board.answer(test) < 0:
-                values = [board.marked(test, c) for c in cards]
+            while shared.answer(test) < 0:
+                values = [shared.marked(test, c) for c in cards]
                 if min(values) >= 0:
-                    return board.settle(test, max(values) if side_plays else min(values))
+                    return shared.settle(test, max(values) if side_plays else min(values))
                 time.sleep(WAIT)
     except SearchLimit:
         solver.load(state)  # stopped mid-search: the board is where the search left it
-    while board.answer(test) < 0:
+    while shared.answer(test) < 0:
         time.sleep(WAIT)
-    return board.answer(test)
+    return shared.answer(test)
 
 
 def _snapshot(state: TrickState) -> dict[str, Any]:
@@ -156,14 +156,14 @@ def _serve(
     """A helper process: solve each position it is sent, until it is sent ``None`` or its
     caller is gone (the pipe closed) or interrupted (Ctrl-C reaches the whole group)."""
     solver = Solver(players, side)
-    board = SharedAnswers(cells)
+    shared = SharedAnswers(cells)
     try:
         while True:
             job = conn.recv()
             if job is None:
                 return
             try:
-                answer: object = portfolio_solve(solver, _position(job), index, processes, board)
+                answer: object = portfolio_solve(solver, _position(job), index, processes, shared)
             except Exception as exc:  # reported to the caller, which raises it
                 answer = exc
             conn.send(answer)
@@ -185,7 +185,7 @@ class ParallelSolver:
             "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         )
         self.cells = self.context.Array("q", MAX_TESTS + MAX_TESTS * CARD_SLOTS)
-        self.board = SharedAnswers(self.cells)
+        self.shared = SharedAnswers(self.cells)
         self.helpers: list[tuple[Any, Connection]] = []
 
     def start(self) -> None:
@@ -205,12 +205,12 @@ class ParallelSolver:
         if self.processes == 1:
             return self.solver.solve(state)
         self.start()
-        self.board.clear()
+        self.shared.clear()
         snapshot = _snapshot(state)
         try:
             for _, conn in self.helpers:
                 conn.send(snapshot)
-            mine = portfolio_solve(self.solver, state, 0, self.processes, self.board)
+            mine = portfolio_solve(self.solver, state, 0, self.processes, self.shared)
             answers = [conn.recv() for _, conn in self.helpers]
         except BaseException:
             self.close()  # helpers left mid-solve would answer the next one wrongly

@@ -299,7 +299,7 @@ class Solver:
 
     def root_cards(self) -> list[int]:
         """One card of each class of equivalent legal cards in the ``load``ed position, in
-        the order the search tries them (the table's best card first, if it has one)."""
+        the order ``_search`` takes them when the table has no best card for it."""
         b = self.board
         cards: list[int] = []
         self._ordered_moves(b.turn, -1, b.tricks_left * 5 + len(b.trick))
