@@ -84,7 +84,9 @@ def main() -> int:
         proc = start(f"sqlite:///{os.path.join(tmp, 'flood.db')}", port, args.delay)
         try:
             for i in range(flood):
-                httpx.post(f"{base}/api/tables", json={"profile": "cutthroat", "seats": ["hard"] * 3, "seed": i}, timeout=10)
+                httpx.post(
+                    f"{base}/api/tables", json={"profile": "cutthroat", "seats": ["hard"] * 3, "seed": i}, timeout=10
+                )
             r = httpx.post(f"{base}/api/tables", json={"profile": "cutthroat", "seats": ["easy"] * 3}, timeout=10)
             easy = r.json()["table"]
             record = long_record() if args.replays else b""
@@ -129,7 +131,9 @@ def main() -> int:
     print(f"{flood} all-hard tables, bot delay {args.delay:g} s, {len(turns)} easy-bot turns in {seconds:g} s")
     print(f"easy-bot turn: p50 {statistics.median(turns):.3f} s  p95 {p95:.3f} s  max {turns[-1]:.3f} s")
     if rtts:
-        print(f"ping round trip: p50 {statistics.median(rtts) * 1000:.1f} ms  max {max(rtts) * 1000:.1f} ms ({len(rtts)} pings)")
+        print(
+            f"ping round trip: p50 {statistics.median(rtts) * 1000:.1f} ms  max {max(rtts) * 1000:.1f} ms ({len(rtts)} pings)"
+        )
     print("healthz:", json.dumps(health))
     return 0
 

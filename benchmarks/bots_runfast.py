@@ -56,8 +56,10 @@ def main() -> None:
     print(f"runfast {args.level} decisions: {len(times)} ({len(choices)} with a choice), params {params or 'default'}")
     for name, vals in (("all", times), ("with a choice", choices)):
         if vals:
-            print(f"  {name:<14} p50 {percentile(vals, 0.5) * 1000:8.1f} ms   p95 {percentile(vals, 0.95) * 1000:8.1f} ms"
-                  f"   max {max(vals) * 1000:8.1f} ms   mean {statistics.fmean(vals) * 1000:8.1f} ms")
+            print(
+                f"  {name:<14} p50 {percentile(vals, 0.5) * 1000:8.1f} ms   p95 {percentile(vals, 0.95) * 1000:8.1f} ms"
+                f"   max {max(vals) * 1000:8.1f} ms   mean {statistics.fmean(vals) * 1000:8.1f} ms"
+            )
 
 
 if __name__ == "__main__":

@@ -72,11 +72,14 @@ def rlcard_games(seconds: float, first_seed: int = 0) -> Result | None:
     rng = random.Random(first_seed)
     legal: Callable[[dict[str, object]], list[str]]
     if hasattr(game, "get_legal_actions"):
+
         def legal(state: dict[str, object]) -> list[str]:
             return list(game.get_legal_actions())
     else:  # rlcard ≥ 1.0 puts the legal actions in the state it returns
+
         def legal(state: dict[str, object]) -> list[str]:
             return list(state["actions"])  # type: ignore[call-overload]
+
     games = 0
     actions = 0
     start = time.perf_counter()
@@ -99,9 +102,13 @@ ENGINES: tuple[tuple[str, Callable[[float, int], Result | None], str], ...] = (
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="the engines take turns in this many slices, so that a change of machine load "
-                             "affects them alike (default 5)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="the engines take turns in this many slices, so that a change of machine load "
+        "affects them alike (default 5)",
+    )
     args = parser.parse_args()
     totals: dict[str, list[float]] = {}
     missing: set[str] = set()
@@ -124,8 +131,10 @@ def main() -> None:
             continue
         games, seconds, actions = totals[name]
         rate = games / seconds
-        print(f"{name:20} {rate:9.0f} games/s  ({games:.0f} games in {seconds:.1f} s, "
-              f"{actions / games:.1f} actions/game, {how})")
+        print(
+            f"{name:20} {rate:9.0f} games/s  ({games:.0f} games in {seconds:.1f} s, "
+            f"{actions / games:.1f} actions/game, {how})"
+        )
     for name, _, _ in ENGINES[1:]:
         if name not in missing:
             print(f"ratio tapete/{name.split()[0]} = {ours / (totals[name][0] / totals[name][1]):.2f}")

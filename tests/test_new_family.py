@@ -112,12 +112,17 @@ def test_plays_through_the_websocket_protocol_with_a_bot(duel: None, tmp_path: P
             watcher.hello(made["table"])
             assert watcher.state is not None
             view = watcher.state["view"]
-            assert view["hand"] is None and view["legal_actions"] == [] and set(view) <= {
-                *FAMILY.public_fields,
-                "seat",
-                "hand",
-                "legal_actions",
-            }
+            assert (
+                view["hand"] is None
+                and view["legal_actions"] == []
+                and set(view)
+                <= {
+                    *FAMILY.public_fields,
+                    "seat",
+                    "hand",
+                    "legal_actions",
+                }
+            )
         record = client.get(f"/api/tables/{made['table']}/record").json()
         assert tapete.records.replay(record).exit_status == 0
 

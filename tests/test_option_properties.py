@@ -35,16 +35,24 @@ from tapete.web import option_specs
 
 PROFILES = tapete.profile_names()
 LANGS = ("es", "ru", "en")
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """One server for the module: SQLite in a temporary folder, bots in threads."""
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(f"sqlite:///{Path(tmp) / 't.db'}", bot_delay=0, bot_executor="thread",
-                         limits=Limits(tables_per_client_minute=100_000, open_tables=100_000))
+        app = create_app(
+            f"sqlite:///{Path(tmp) / 't.db'}",
+            bot_delay=0,
+            bot_executor="thread",
+            limits=Limits(tables_per_client_minute=100_000, open_tables=100_000),
+        )
         with TestClient(app) as c:
             yield c
 
@@ -150,26 +158,41 @@ def test_every_option_combination_plays_renders_and_opens_a_table(client: TestCl
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
     max_leaves=6,
 )
 OPTION_NAMES = sorted({s.name for p in PROFILES for s in option_specs(tapete.profile_info(p).family)} | {"x", ""})
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(
     profile=st.sampled_from(PROFILES),
     options=st.dictionaries(st.sampled_from(OPTION_NAMES), JSON_VALUES, max_size=3),
     seats=st.integers(1, 8),
 )
-def test_fuzzed_option_values_never_answer_500(client: TestClient, profile: str, options: dict[str, Any],
-                                                seats: int) -> None:
+def test_fuzzed_option_values_never_answer_500(
+    client: TestClient, profile: str, options: dict[str, Any], seats: int
+) -> None:
     r = _post(client, profile, options, seats)
     assert r.status_code in (201, 400), r.text
     if r.status_code == 400:
-        assert r.json()["code"] in {"bad_option", "bad_message", "out_of_range", "number_too_large", "bad_seats",
-                                    "bad_text"}, r.text
+        assert r.json()["code"] in {
+            "bad_option",
+            "bad_message",
+            "out_of_range",
+            "number_too_large",
+            "bad_seats",
+            "bad_text",
+        }, r.text
     page = client.get(f"/rules/{profile}", params={"options": json.dumps(options)})
     assert page.status_code in (200, 400), page.text

@@ -39,9 +39,7 @@ class DuelRules:
     players: int = 2
 
     @classmethod
-    def from_options(
-        cls, options: Mapping[str, object], *, profile: str, overrides: Mapping[str, object]
-    ) -> DuelRules:
+    def from_options(cls, options: Mapping[str, object], *, profile: str, overrides: Mapping[str, object]) -> DuelRules:
         unknown = sorted(set(options) | set(overrides))
         if unknown:
             raise ProfileError(f"unknown option {unknown[0]!r}: duel has no options", "unknown_option")
@@ -278,7 +276,18 @@ FAMILY = Family(
     game_class=DuelGame,
     new_game=new_game,
     records=RecordRules(many_hands=False, dealer=False, check_deal=check_deal),
-    public_fields=("game", "profile", "players", "phase", "to_act", "hand_sizes", "trick", "tricks", "scores", "winner"),
+    public_fields=(
+        "game",
+        "profile",
+        "players",
+        "phase",
+        "to_act",
+        "hand_sizes",
+        "trick",
+        "tricks",
+        "scores",
+        "winner",
+    ),
     renderer="duel",
     load_bots=lambda: lambda level, seed, params: DuelBot(level, seed),
     load_hint=lambda: lambda observation, action: "Play your highest card.",

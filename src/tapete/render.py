@@ -61,9 +61,7 @@ def replay_report_text(report: dict[str, Any], players: Sequence[str] | None = N
     if report.get("tokens") is not None:
         lines.append("tokens: " + "  ".join(f"{i}:{t}" for i, t in enumerate(report["tokens"])))
     if report.get("finished"):
-        lines.append(
-            f"finished — winner: {'team' if report.get('partnership') else 'seat'} {report.get('winner')}"
-        )
+        lines.append(f"finished — winner: {'team' if report.get('partnership') else 'seat'} {report.get('winner')}")
     elif report.get("to_act") is not None:
         legal = ", ".join(_action_text(a) for a in report.get("legal_actions", []))
         lines.append(f"not finished — seat {report['to_act']} to act; legal: {legal}")

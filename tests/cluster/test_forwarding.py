@@ -129,7 +129,9 @@ def test_a_seat_taken_through_another_node_is_bound_to_the_account(cluster: Clus
             store.dispose()
         while (m := recv_json(ws))["type"] != "game_over":
             if m["type"] == "state" and m["view"]["to_act"] == 0 and m["view"]["legal_actions"]:
-                ws.send(json.dumps({"type": "action", "version": m["version"], "action": m["view"]["legal_actions"][0]}))
+                ws.send(
+                    json.dumps({"type": "action", "version": m["version"], "action": m["view"]["legal_actions"][0]})
+                )
     for _ in range(100):  # the owner writes the history once the game is over
         history = httpx.get(f"{b}/api/players/{guest['player']['name']}/history", timeout=10).json()
         if history["total"]:

@@ -83,8 +83,13 @@ def test_catalog_complete_no_fuzzy_no_empty_same_placeholders(lang: str) -> None
 def test_russian_plural_forms() -> None:
     t = translator("ru")
     forms = [t.ngettext("Play all {n} trick.", "Play all {n} tricks.", n) for n in (1, 3, 17, 21, 22)]
-    assert forms == ["Сыграйте {n} взятку.", "Сыграйте все {n} взятки.", "Сыграйте все {n} взяток.",
-                     "Сыграйте {n} взятку.", "Сыграйте все {n} взятки."]
+    assert forms == [
+        "Сыграйте {n} взятку.",
+        "Сыграйте все {n} взятки.",
+        "Сыграйте все {n} взяток.",
+        "Сыграйте {n} взятку.",
+        "Сыграйте все {n} взятки.",
+    ]
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -176,8 +181,11 @@ def test_changed_option_changes_the_page() -> None:
 
 
 def test_worked_example_is_one_section_with_its_old_anchors() -> None:
-    expected = {"cutthroat": ["example-trick", "example-scoring"], "spades": ["example-trick", "example-scoring"],
-                "runfast": ["example-settlement", "example-bomb-bonus"]}
+    expected = {
+        "cutthroat": ["example-trick", "example-scoring"],
+        "spades": ["example-trick", "example-scoring"],
+        "runfast": ["example-settlement", "example-bomb-bonus"],
+    }
     for profile, subs in expected.items():
         for lang in LANGUAGES:
             page = build_page(profile, lang)

@@ -179,8 +179,13 @@ def test_illegal_actions_are_refused_and_change_nothing(seed: int, choices: int,
         h.apply(RunFastAction(mask))
     except IllegalAction as exc:
         assert mask not in legal
-        assert exc.code in {"not_a_combination", "does_not_beat", "must_include_first_card", "must_beat",
-                            "cannot_pass_as_leader"}
+        assert exc.code in {
+            "not_a_combination",
+            "does_not_beat",
+            "must_include_first_card",
+            "must_beat",
+            "cannot_pass_as_leader",
+        }
         assert h.record() == before
     else:
         assert mask in legal
@@ -200,8 +205,10 @@ def test_classification_matches_the_reference(cards: list[int]) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True),
-       st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True))
+@given(
+    st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True),
+    st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True),
+)
 def test_beats_matches_the_reference(a: list[int], b: list[int]) -> None:
     from tapete.engine.runfast.combos import beats
 

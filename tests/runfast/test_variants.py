@@ -185,8 +185,10 @@ def test_bots_play_the_variants_legally_over_a_match(profile: str, level: str) -
 
     g = tapete.new_game(profile, seed=3, options={"deals": 2})
     assert isinstance(g, RunFastGame)
-    bots = [make_bot(level, seed=s, samples=4, candidates=2, steps=300) if level == "hard" else make_bot(level, seed=s)
-            for s in range(3)]
+    bots = [
+        make_bot(level, seed=s, samples=4, candidates=2, steps=300) if level == "hard" else make_bot(level, seed=s)
+        for s in range(3)
+    ]
     while not g.is_over():
         seat = g.to_act
         assert seat is not None

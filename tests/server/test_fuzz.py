@@ -59,7 +59,9 @@ bodies = st.fixed_dictionaries(
     optional={
         "profile": st.one_of(st.sampled_from(tapete.profile_names()), texts),
         "seats": st.one_of(values, st.lists(st.sampled_from(["human", "easy", "hard", "x"]), max_size=6)),
-        "options": st.one_of(values, st.dictionaries(st.sampled_from(["target", "floor", "tokens", "jokers"]), numbers)),
+        "options": st.one_of(
+            values, st.dictionaries(st.sampled_from(["target", "floor", "tokens", "jokers"]), numbers)
+        ),
         "seed": numbers,
         "name": texts,
     },

@@ -59,7 +59,9 @@ def read_card(item: object) -> int:
     raise BadRecord(f"{item!r} is not a card")
 
 
-def read_deal(hands: Sequence[Sequence[object]], deck: int, deck_name: str, text: Callable[[int], str]) -> list[list[int]]:
+def read_deal(
+    hands: Sequence[Sequence[object]], deck: int, deck_name: str, text: Callable[[int], str]
+) -> list[list[int]]:
     """Read every seat's dealt cards: each must be a card of ``deck`` (a mask), dealt once.
 
     ``deck_name`` and ``text`` (a card as the messages show it) word the ``BadRecord``.

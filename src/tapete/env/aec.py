@@ -70,7 +70,6 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         self._seed_rng = random.Random()
         self._game: Game | None = None
 
-
     def _seat_to_act(self) -> int:
         seat = self.game.to_act
         if seat is None:
@@ -83,6 +82,7 @@ class TapeteAEC(AECEnv):  # type: ignore[misc]
         if self._game is None:
             raise RuntimeError("call reset() first")
         return self._game
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 

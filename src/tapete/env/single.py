@@ -57,13 +57,13 @@ class SingleAgentEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         self._bots: dict[int, Any] = {}
         self._hands_done = 0
 
-
     @property
     def game(self) -> Game:
         """The game of the current episode (``reset`` starts one)."""
         if self._game is None:
             raise RuntimeError("call reset() first")
         return self._game
+
     def _observe(self) -> dict[str, np.ndarray]:
         obs = self.game.observation(self.seat)
         legal = self.encoder.legal(obs) if obs["legal_actions"] else {}

@@ -41,9 +41,7 @@ class Rules(Protocol):
 class RulesClass(Protocol):
     """A rules class: builds validated rules from a profile's options and user overrides."""
 
-    def from_options(
-        self, options: Mapping[str, object], *, profile: str, overrides: Mapping[str, object]
-    ) -> Any: ...
+    def from_options(self, options: Mapping[str, object], *, profile: str, overrides: Mapping[str, object]) -> Any: ...
 
 
 class GameFactory(Protocol):

@@ -36,7 +36,7 @@ def _fill(
             hands[seat].append(c)
             used.add(c)
     avoided = set("".join(avoid.values()))
-    ordered = sorted(deck, key=lambda name: (name[-1] not in avoided or name.endswith("J")))
+    ordered = sorted(deck, key=lambda name: name[-1] not in avoided or name.endswith("J"))
     for name in ordered:  # cards of the suits some seat must not hold go first
         if name in used:
             continue
@@ -248,7 +248,9 @@ def _bid_value(bid: Bid) -> int:
     return bid if isinstance(bid, int) else 0
 
 
-def _rows(rules: SpadesRules, bids: Sequence[Bid], tricks: Sequence[int], before: Sequence[int], score: HandScore) -> list[ScoreRow]:
+def _rows(
+    rules: SpadesRules, bids: Sequence[Bid], tricks: Sequence[int], before: Sequence[int], score: HandScore
+) -> list[ScoreRow]:
     rows = []
     for side in range(rules.sides):
         seats = [s for s in range(rules.players) if rules.side_of(s) == side]

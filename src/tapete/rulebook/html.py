@@ -151,7 +151,7 @@ def render_html(page: Page, link: Callable[[str], str] | None = None, index_url:
         notes = "".join(f"<li>{_runs(n)}</li>" for n in page.option_notes)
         parts.append(
             f'<aside class="options" aria-labelledby="options-title"><h2 id="options-title">'
-            f'{escape(lab["options"])}</h2><ul>{notes}</ul></aside>'
+            f"{escape(lab['options'])}</h2><ul>{notes}</ul></aside>"
         )
     parts += [
         f'<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title">{escape(lab["contents"])}</h2>'

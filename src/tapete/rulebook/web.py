@@ -68,8 +68,9 @@ async def rules_page(request: Request) -> Response:
     try:
         options = json.loads(raw) if raw else None
         if profile not in tapete.profile_names():
-            return HTMLResponse(f"<!doctype html><title>404</title><p>{escape(profile)}: unknown profile</p>",
-                                status_code=404)
+            return HTMLResponse(
+                f"<!doctype html><title>404</title><p>{escape(profile)}: unknown profile</p>", status_code=404
+            )
         page = build_page(profile, lang, options)
     except (TapeteError, json.JSONDecodeError) as exc:
         return HTMLResponse(f"<!doctype html><title>400</title><p>{escape(str(exc))}</p>", status_code=400)

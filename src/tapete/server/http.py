@@ -112,7 +112,11 @@ async def create_table(request: Request) -> Response:
     spec = check_create_request(await read_json(request, hub.limits.body_seconds))
     out = await hub.create_table(spec, client_address(request))
     seats = out["seats"]
-    first = next((s["seat"] for s in seats if isinstance(s, dict) and s["kind"] == "human"), None) if isinstance(seats, list) else None
+    first = (
+        next((s["seat"] for s in seats if isinstance(s, dict) and s["kind"] == "human"), None)
+        if isinstance(seats, list)
+        else None
+    )
     if isinstance(first, int):
         await hub.seat_taken(request, str(out["table"]), first)  # the creator plays the first human seat
     return JSONResponse(out, status_code=201)
@@ -212,7 +216,9 @@ def http_routes() -> list[Route]:
         Route(seat + "/human", refusals_answered(seat_to_human), methods=["POST"]),
         Route("/api/replay", refusals_answered(replay_record), methods=["POST"]),
         Route("/api/analyze", refusals_answered(analyze_record), methods=["POST"]),
-        Route("/api/tables/{table_id}/hands/{hand:int}/analysis", refusals_answered(table_hand_analysis), methods=["GET"]),
+        Route(
+            "/api/tables/{table_id}/hands/{hand:int}/analysis", refusals_answered(table_hand_analysis), methods=["GET"]
+        ),
         Route("/healthz", refusals_answered(healthz), methods=["GET"]),
         Route("/metrics", refusals_answered(metrics), methods=["GET"]),
     ]

@@ -180,7 +180,9 @@ class Hub:
                 log.error("table %s: a finish listener failed (%s)", table_id[:64], type(exc).__name__)
 
     # --- work in the workers --------------------------------------------------------------
-    async def decide(self, lane: str, level: str, seed: int, observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def decide(
+        self, lane: str, level: str, seed: int, observation: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A bot's action for ``observation`` from a worker, and the search parameters it used."""
         fam = family_of(observation).name
         used: dict[str, Any] = {}
@@ -330,7 +332,9 @@ class Hub:
             raise ServerError("bad_message", exc.message) from None
         n = int(game.num_players)
         if len(spec.seats) != n:
-            raise ServerError("bad_message", f"profile {spec.profile!r} has {n} seats; the seat plan lists {len(spec.seats)}")
+            raise ServerError(
+                "bad_message", f"profile {spec.profile!r} has {n} seats; the seat plan lists {len(spec.seats)}"
+            )
         fam = family_of(game)
         for plan in spec.seats:
             if plan.level is not None:

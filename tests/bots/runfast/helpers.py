@@ -26,7 +26,11 @@ def random_position(seed: int, max_actions: int = 80) -> RunFastGame:
 
 
 def observation(
-    hand: str, *, current: str | None = None, current_seat: int = 2, sizes: tuple[int, int, int] = (16, 16, 16),
+    hand: str,
+    *,
+    current: str | None = None,
+    current_seat: int = 2,
+    sizes: tuple[int, int, int] = (16, 16, 16),
     seat: int = 0,
 ) -> dict[str, Any]:
     """A hand-made observation of ``seat`` after the opening (no earlier plays needed)."""
@@ -43,11 +47,28 @@ def observation(
         cur = {"seat": current_seat, "cards": card_names(cm), "combination": describe(key)}
         legal = [a.to_record(seat) for a in responses(mask, key)] or [{"seat": seat, "pass": True}]
     return {
-        "game": "runfast", "profile": "runfast", "options": {}, "rules": {"first_lead": "3H"},
-        "seat": seat, "players": 3, "phase": "play", "to_act": seat, "first_leader": 1,
-        "hand": card_names(mask), "hand_sizes": sizes_l, "has_played": [True, True, True],
-        "plays": [], "current": cur, "passed": [], "pending_bomb": None, "bomb_bonuses": [],
-        "bonus": [0, 0, 0], "scores": [0, 0, 0], "settlement": None, "winner": None, "legal_actions": legal,
+        "game": "runfast",
+        "profile": "runfast",
+        "options": {},
+        "rules": {"first_lead": "3H"},
+        "seat": seat,
+        "players": 3,
+        "phase": "play",
+        "to_act": seat,
+        "first_leader": 1,
+        "hand": card_names(mask),
+        "hand_sizes": sizes_l,
+        "has_played": [True, True, True],
+        "plays": [],
+        "current": cur,
+        "passed": [],
+        "pending_bomb": None,
+        "bomb_bonuses": [],
+        "bonus": [0, 0, 0],
+        "scores": [0, 0, 0],
+        "settlement": None,
+        "winner": None,
+        "legal_actions": legal,
     }
 
 

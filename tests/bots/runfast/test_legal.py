@@ -34,8 +34,10 @@ def test_easy_and_normal_play_only_legal_actions_in_whole_games(level: str) -> N
 
 
 def test_every_level_plays_legal_actions_at_random_positions() -> None:
-    bots = {lv: make_bot(lv, seed=3, **(TINY if lv in ("hard", "ismcts") else {})) for lv in
-            ("easy", "normal", "hard", "ismcts")}
+    bots = {
+        lv: make_bot(lv, seed=3, **(TINY if lv in ("hard", "ismcts") else {}))
+        for lv in ("easy", "normal", "hard", "ismcts")
+    }
     checked = 0
     for seed in range(300):
         g = random_position(seed)

@@ -53,8 +53,12 @@ def test_normal_plays_its_highest_single_when_it_must_lead_one_against_a_last_ca
 
 
 def test_normal_bombs_when_an_opponent_is_about_to_go_out() -> None:
-    assert act("normal", observation("9S 9H 9D 9C 4D 5D 7H", current="KC KD", current_seat=1,
-                                     sizes=(7, 2, 10))) == ["9S", "9H", "9D", "9C"]
+    assert act("normal", observation("9S 9H 9D 9C 4D 5D 7H", current="KC KD", current_seat=1, sizes=(7, 2, 10))) == [
+        "9S",
+        "9H",
+        "9D",
+        "9C",
+    ]
 
 
 def test_normal_plays_a_master_before_its_last_play() -> None:

@@ -59,9 +59,7 @@ def _master(out: int, key: int) -> bool:
         return not any(counts[r] >= need for r in range(top + 1, last + 1))
     length = (key >> 4) & 15
     need = 1 if kind == STRAIGHT else 2
-    return not any(
-        all(counts[r] >= need for r in range(t - length + 1, t + 1)) for t in range(top + 1, ACE + 1)
-    )
+    return not any(all(counts[r] >= need for r in range(t - length + 1, t + 1)) for t in range(top + 1, ACE + 1))
 
 
 def _dedupe(legal: Sequence[int]) -> list[int]:

@@ -51,7 +51,7 @@ def pass_facts(log: list[tuple[int, int]]) -> list[PassFact]:
     out = []
     for seat, key, i in facts:
         later = 0
-        for s, m in log[i + 1:]:
+        for s, m in log[i + 1 :]:
             if s == seat:
                 later |= m
         out.append(PassFact(seat, key, later))

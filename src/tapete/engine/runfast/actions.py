@@ -40,10 +40,7 @@ def rf_rank(card: int) -> int:
     return (card % 13 + 12) % 13
 
 
-DECK: Final = tuple(
-    c for c in range(52) if c % 13 != 0 or c == int(Card.parse("2S"))
-    if c != int(Card.parse("AH"))
-)
+DECK: Final = tuple(c for c in range(52) if c % 13 != 0 or c == int(Card.parse("2S")) if c != int(Card.parse("AH")))
 """The 48 cards of Run Fast, lowest card int first (no A♥, no 2♣ 2♦ 2♥)."""
 DECK_MASK: Final = sum(1 << c for c in DECK)
 DECK_15: Final = tuple(c for c in DECK if c not in {int(Card.parse(n)) for n in ("AC", "AD", "KS")})
@@ -150,9 +147,9 @@ def _play_mask(value: object) -> int:
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:
-        raise IllegalAction("bad_record", f"'play' must be a list of cards such as [\"9S\", \"9H\"], not {value!r}")
+        raise IllegalAction("bad_record", f'\'play\' must be a list of cards such as ["9S", "9H"], not {value!r}')
     if not items:
-        raise IllegalAction("bad_record", "a play needs at least one card; to pass write {\"pass\": true}")
+        raise IllegalAction("bad_record", 'a play needs at least one card; to pass write {"pass": true}')
     mask = 0
     for item in items:
         if not isinstance(item, str):

@@ -34,8 +34,14 @@ PAIR: Final = 2
 TRIPLE: Final = 3
 STRAIGHT: Final = 4
 PAIR_RUN: Final = 5
-KIND_NAMES: Final = {0: "bomb", SINGLE: "single", PAIR: "pair", TRIPLE: "triple", STRAIGHT: "straight",
-                     PAIR_RUN: "pair run"}
+KIND_NAMES: Final = {
+    0: "bomb",
+    SINGLE: "single",
+    PAIR: "pair",
+    TRIPLE: "triple",
+    STRAIGHT: "straight",
+    PAIR_RUN: "pair run",
+}
 
 FOUR_THREES: Final = 0
 """Key of four 3s played after the opening: the lowest bomb."""
@@ -171,8 +177,10 @@ def why_not_combination(mask: int) -> str:
     if ranks & 1:
         reason = "the 2 never goes in a straight or a pair run, and cards of different ranks only combine in those"
     elif max(present) >= 3:
-        reason = ("triples and fours take no attachments (no triple with singles or pairs, no airplanes, "
-                  "no four with attachments)")
+        reason = (
+            "triples and fours take no attachments (no triple with singles or pairs, no airplanes, "
+            "no four with attachments)"
+        )
     elif (ranks + (ranks & -ranks)) & ranks:
         reason = "the ranks are not consecutive (straights and pair runs need consecutive ranks, 3 up to A)"
     elif set(present) == {1}:
@@ -201,9 +209,7 @@ def _build_subs() -> tuple[dict[int, tuple[RunFastAction, ...]], ...]:
             held = [bits[s] for s in range(4) if nibble >> s & 1]
             cards = sum(1 << c for c in held)
             for k in range(1, 5):
-                subs[k][cards] = tuple(
-                    RunFastAction(sum(1 << c for c in combo)) for combo in combinations(held, k)
-                )
+                subs[k][cards] = tuple(RunFastAction(sum(1 << c for c in combo)) for combo in combinations(held, k))
     return subs
 
 
@@ -263,8 +269,14 @@ def _window(mask: int, start: int, length: int, subs: dict[int, tuple[RunFastAct
     return combos
 
 
-def _all_runs(mask: int, present: int, starts: int, subs: dict[int, tuple[RunFastAction, ...]],
-              min_len: int, out: list[RunFastAction]) -> None:
+def _all_runs(
+    mask: int,
+    present: int,
+    starts: int,
+    subs: dict[int, tuple[RunFastAction, ...]],
+    min_len: int,
+    out: list[RunFastAction],
+) -> None:
     """Every sequence of ≥ ``min_len`` ranks of ``present`` starting at a bit of ``starts``."""
     for s in _STD_BITS[starts]:
         combos: Iterable[int] = subs[mask & _RANK_CARDS[s]]

@@ -340,8 +340,7 @@ class RunFastGame:
         example = min(legal, key=_play_order)
         return IllegalAction(
             "must_beat",
-            f"you must beat {describe(self.cur_key)} when you can: you can "
-            f"(for example with {card_symbols(example)})",
+            f"you must beat {describe(self.cur_key)} when you can: you can (for example with {card_symbols(example)})",
         )
 
     def _award_bonus(self) -> None:
@@ -498,9 +497,7 @@ class RunFastGame:
             "settlement": public.settlement,
             "winner": public.winner,
             "match": public.match,
-            "legal_actions": (
-                [a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []
-            ),
+            "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []),
         }
 
     # --- records and replays --------------------------------------------------------------

@@ -104,9 +104,7 @@ def settle(winner: int, hands: Sequence[int], played: Sequence[bool], bonus: Seq
         card_points[s] = cards_left[s] * PER_CARD * (SPRING_FACTOR if spring[s] else 1)
         twos[s] = bool(hand >> TWO_OF_SPADES & 1)
         bombs[s] = bombs_held(hand)
-        payments[s] = (
-            card_points[s] + (TWO_OF_SPADES_PENALTY if twos[s] else 0) + BOMB_HELD_PENALTY * bombs[s]
-        )
+        payments[s] = card_points[s] + (TWO_OF_SPADES_PENALTY if twos[s] else 0) + BOMB_HELD_PENALTY * bombs[s]
     total = sum(payments)
     change = tuple((total if s == winner else -payments[s]) + bonus[s] for s in range(n))
     return Settlement(

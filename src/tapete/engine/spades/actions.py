@@ -75,7 +75,9 @@ class SpadesAction(int):
     @staticmethod
     def from_code(code: object) -> SpadesAction:
         """The action of an int code; ``IllegalAction('bad_record')`` for anything else."""
-        action = ACTIONS[code] if isinstance(code, int) and not isinstance(code, bool) and 0 <= code < NUM_CODES else None
+        action = (
+            ACTIONS[code] if isinstance(code, int) and not isinstance(code, bool) and 0 <= code < NUM_CODES else None
+        )
         if action is None:
             raise IllegalAction("bad_record", f"{code!r} is not an action code")
         return action

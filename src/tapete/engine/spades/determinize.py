@@ -203,4 +203,11 @@ class FastHand(TrickState):
         return score_hand(self.rules, self.bids, self.tricks_won, self.bags, self.jack_winners)
 
 
-__all__ = ["FAST_FIELDS", "FastHand", "hand_tricks", "played_by_seat", "rules_from_observation", "state_from_observation"]
+__all__ = [
+    "FAST_FIELDS",
+    "FastHand",
+    "hand_tricks",
+    "played_by_seat",
+    "rules_from_observation",
+    "state_from_observation",
+]

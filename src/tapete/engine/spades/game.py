@@ -80,8 +80,6 @@ _JOKER_TABLE: Final = _chunk_table(52, 3)
 _C, _D, _H, _S = _SUIT_TABLES
 
 
-
-
 def play_actions(mask: int) -> tuple[SpadesAction, ...]:
     """The play actions for a mask of cards, lowest card first.
 
@@ -118,7 +116,14 @@ def _ordinary_bids(lo: int, hi: int, role: int) -> list[int]:
 
 
 def _bid_choices(
-    specials: frozenset[str], blind: bool, blind_six_ok: bool, blind_nil_ok: bool, size: int, lo: int, hi: int, role: int
+    specials: frozenset[str],
+    blind: bool,
+    blind_six_ok: bool,
+    blind_nil_ok: bool,
+    size: int,
+    lo: int,
+    hi: int,
+    role: int,
 ) -> tuple[SpadesAction, ...]:
     """The bids of a seat: blind choices while its cards are face down, else the rest."""
     out: list[SpadesAction | None] = []

@@ -32,12 +32,8 @@ OPTIONS: Final = (
     ),
     OptionSpec("jokers", "int", "jokers added as the top spades (big, little, extra)", minimum=0, maximum=3),
     OptionSpec("target", "int", "score that ends a game", minimum=1, maximum=MAX_POINTS),
-    OptionSpec(
-        "floor", "int", "a side at or below it ends the game", minimum=-MAX_POINTS, maximum=-1, nullable=True
-    ),
-    OptionSpec(
-        "bag_rule", "choice", "how bags are penalised", allowed=("accumulate", "limit", "per_hand", "none")
-    ),
+    OptionSpec("floor", "int", "a side at or below it ends the game", minimum=-MAX_POINTS, maximum=-1, nullable=True),
+    OptionSpec("bag_rule", "choice", "how bags are penalised", allowed=("accumulate", "limit", "per_hand", "none")),
     OptionSpec(
         "bag_limit",
         "int",
@@ -63,15 +59,22 @@ OPTIONS: Final = (
     OptionSpec("first_lead", "choice", "who leads the first trick of a hand", allowed=("left_of_dealer", "2C")),
     OptionSpec("dealer_sits_out_first_trick", "bool", "the dealer does not play to the first trick"),
     OptionSpec("deuces_high", "bool", "2♦ and 2♠ are the two highest trumps, above A♠"),
-    OptionSpec(
-        "must_beat", "bool", "follow suit above the best card when able; void, trump (over-trump) when able"
-    ),
+    OptionSpec("must_beat", "bool", "follow suit above the best card when able; void, trump (over-trump) when able"),
     OptionSpec("lead_spades", "choice", "when spades may be led", allowed=("when_broken", "any_time")),
     OptionSpec("min_bid", "int", "the lowest ordinary bid (0 allows nil)", minimum=0, maximum=13),
-    OptionSpec("max_bid", "int", "the highest ordinary bid (null: the cards held)", minimum=1, maximum=MAX_HAND, nullable=True),
+    OptionSpec(
+        "max_bid", "int", "the highest ordinary bid (null: the cards held)", minimum=1, maximum=MAX_HAND, nullable=True
+    ),
     OptionSpec("suicide", "bool", "in each team one partner bids nil and the other at least 4"),
     OptionSpec("tenths", "bool", "points are shown in tenths: a made bid b with e extra tricks is b.e"),
-    OptionSpec("deals", "int", "deals in a game, highest total wins (null: play to the target)", minimum=1, maximum=100, nullable=True),
+    OptionSpec(
+        "deals",
+        "int",
+        "deals in a game, highest total wins (null: play to the target)",
+        minimum=1,
+        maximum=100,
+        nullable=True,
+    ),
 )
 
 OPTION_SPECS: Final = {spec.name: spec for spec in OPTIONS}
@@ -132,7 +135,9 @@ class SpadesRules:
         """Cross-field checks: the deck must deal equal hands, teams need four players, …"""
         if self.partnership and self.players != 4:
             raise ProfileError(
-                "option 'partnership' needs 'players' = 4", "bad_option", {"option": "partnership", "allowed": "players = 4"}
+                "option 'partnership' needs 'players' = 4",
+                "bad_option",
+                {"option": "partnership", "allowed": "players = 4"},
             )
         self._check_deal()
         if self.suicide and not self.partnership:
@@ -169,7 +174,9 @@ class SpadesRules:
             )
         if self.min_bid > 0 and self.special_bids & {"BN"}:
             raise ProfileError(
-                "blind nil ('BN') needs 'min_bid' = 0", "bad_option", {"option": "special_bids", "allowed": "min_bid = 0"}
+                "blind nil ('BN') needs 'min_bid' = 0",
+                "bad_option",
+                {"option": "special_bids", "allowed": "min_bid = 0"},
             )
         if self.partnership and self.special_bids - {"BN"}:
             raise ProfileError(

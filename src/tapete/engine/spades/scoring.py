@@ -190,4 +190,6 @@ def lasting_change(score: HandScore) -> tuple[int, ...]:
     >>> r.change, lasting_change(r)
     ((-48, 60, 40), (32, 60, 40))
     """
-    return tuple(c + p - BAG_PENALTY * b for c, p, b in zip(score.contract, score.prizes, score.bags_added, strict=True))
+    return tuple(
+        c + p - BAG_PENALTY * b for c, p, b in zip(score.contract, score.prizes, score.bags_added, strict=True)
+    )

@@ -78,9 +78,7 @@ class RemoteDecisions:
         timeout = self.limits.decision_seconds
         rid, fut = self.bus.expect()
         job = {"id": rid, "node": self.bus.node_id, "args": args, "deadline": time.time() + timeout}
-        await self.bus.redis.xadd(
-            stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
-        )
+        await self.bus.redis.xadd(stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True)
         try:
             answer = await self.bus.wait_reply(rid, fut, timeout)
         except BusTimeout:
