@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,3 +156,45 @@ def test_cli_jobs(tmp_path: Path) -> None:
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
     assert json.loads(one.stdout) == json.loads(two.stdout)
     assert len(json.loads(one.stdout)["hands"]) == 2
+
+
+def _unknown(report: dict[str, Any]) -> int:
+    return sum(p["kept"] is None for h in report["hands"] for p in h["plays"])
+
+
+def test_more_seconds_answer_cards_a_node_budget_left_unknown() -> None:
+    """After the node budget, the cards not answered are asked again with more nodes while
+    ``more_seconds`` last; what was answered stays, and every answer is still exact."""
+    record = _record("spades", 4)
+    base = analyze(record, nodes=300)
+    deeper = analyze(record, nodes=300, more_seconds=2.0)
+    larger = analyze(record, nodes=30_000)
+    assert _unknown(base) >= 10, "300 nodes leave the early cards of a whole deal unknown"
+    assert _unknown(deeper) < _unknown(base)
+    pairs = zip(base["hands"][0]["plays"], deeper["hands"][0]["plays"], larger["hands"][0]["plays"], strict=True)
+    for mine, theirs, exact in pairs:
+        if mine["kept"] is not None:
+            assert theirs == mine
+        if theirs["kept"] is not None and exact["kept"] is not None:
+            assert theirs == exact
+    assert deeper["hands"][0]["sides"] == base["hands"][0]["sides"], "the makeable tricks keep their own budget"
+
+
+def test_more_seconds_are_a_bound() -> None:
+    record = _record("spades", 4)
+    t = time.monotonic()
+    report = analyze(record, nodes=50, more_seconds=0.3)
+    # a round's budget is what the time left affords at the rate measured: slack for a slow machine
+    assert time.monotonic() - t < 0.3 + 2.0
+    assert _unknown(report) < 52
+
+
+def test_cli_more_seconds(tmp_path: Path, capsys: Any) -> None:
+    from tapete.cli import main
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(_record("spades", 4)))
+    assert main(["analyze", str(path), "--json", "--nodes", "300", "--jobs", "1"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    assert main(["analyze", str(path), "--json", "--nodes", "300", "--jobs", "1", "--more-seconds", "1.5"]) == 0
+    assert _unknown(json.loads(capsys.readouterr().out)) < _unknown(base)

@@ -24,7 +24,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,9 @@ from tapete.records import Record, new_record_game, parse_json, read_record
 JSON = Any
 DEFAULT_NODES = 400_000
 """Nodes each answer may visit by default (about a second of the pure-Python solver)."""
+DEEPEN = 8
+"""How many times more nodes each round of asking again the cards not answered yet gives
+each of them, while a hand's ``more_seconds`` last (``HandAnalysis._deepen``)."""
 
 
 def side_masks(game: Game) -> list[int]:
@@ -68,8 +71,18 @@ def _bid_number(bid: Any) -> int | None:
 class HandAnalysis:
     """The analysis of one hand: its positions gathered as it is replayed, then solved."""
 
-    def __init__(self, game: Game, index: int, nodes: int, lead_nodes: int | None = None, processes: int = 1) -> None:
+    def __init__(
+        self,
+        game: Game,
+        index: int,
+        nodes: int,
+        lead_nodes: int | None = None,
+        processes: int = 1,
+        more_seconds: float = 0.0,
+    ) -> None:
         self.index = index
+        self.more_seconds = more_seconds
+        """Seconds the hand may go on asking again the cards not answered within ``nodes``."""
         self.processes = processes
         """Processes for the makeable tricks when they have no node budget (``ParallelSolver``)."""
         self.sides = side_masks(game)
@@ -105,21 +118,43 @@ class HandAnalysis:
         whose answers went over the node budget twice is not asked about its earlier
         (larger) positions. The makeable tricks get ``lead_nodes`` each, or with a time
         budget what is left of this hand's ``1/share`` of it at the rate the cards were solved.
+        Then, for ``more_seconds`` at most (and within this hand's share of a time budget),
+        the cards not answered are asked again with larger budgets (``_deepen``).
         """
         started = time.monotonic()
+        left_at_start = clock.left()
         before = sum(s.nodes for s in self.solvers)
+        self._solve_cards(reversed(self.positions), clock, self.nodes, None)
+        if self.first_lead is not None and self.makeable is not None:
+            self._solve_makeable(clock, share, started, before)
+        if self.more_seconds > 0 and self.nodes > 0:
+            end = time.monotonic() + self.more_seconds
+            if left_at_start is not None:
+                end = min(end, started + left_at_start / share)
+            self._deepen(clock, end, started, before)
+
+    def _solve_cards(
+        self, positions: Iterable[tuple[dict[str, JSON], TrickState, int]], clock: Clock, budget: int, end: float | None
+    ) -> None:
+        """Each position's card values with ``budget`` nodes each, the positions in the order
+        given (latest first), while ``clock`` runs and until ``end`` (a ``time.monotonic()``);
+        a side that goes over the budget twice is not asked about its remaining positions."""
         over = [0] * len(self.sides)
-        for play, state, card in reversed(self.positions):
-            if not clock.running():
+        for play, state, card in positions:
+            if not clock.running() or (end is not None and time.monotonic() >= end):
                 return
             side = self.side_of(state.turn)
             if over[side] >= 2:
                 continue
+            solver = self.solvers[side]
+            solver.budget = budget
             try:
-                values = self.solvers[side].card_values(state)
+                values = solver.card_values(state)
             except SearchLimit:
                 over[side] += 1
                 continue
+            finally:
+                solver.budget = self.nodes
             won = _won(state, self.sides[side])
             best = max(values.values())
             play.update(
@@ -128,8 +163,29 @@ class HandAnalysis:
                 loss=best - values[card],
                 best_cards=[card_name(c) for c in sorted(values) if values[c] == best],
             )
-        if self.first_lead is None or self.makeable is None:
-            return
+
+    def _deepen(self, clock: Clock, end: float, started: float, before: int) -> None:
+        """The cards not answered within the node budget, asked again with ``DEEPEN`` times
+        the budget each round, latest first, until each is answered or the hand's time
+        (``end``) is spent. A round's budget is held to what the time left affords at the
+        rate this hand's solves have run, so one answer does not run far past ``end``."""
+        budget = self.nodes
+        while True:
+            missing = [p for p in reversed(self.positions) if p[0]["kept"] is None]
+            now = time.monotonic()
+            if not missing or now >= end or not clock.running():
+                return
+            done = sum(s.nodes for s in self.solvers) - before
+            spent = now - started
+            affordable = int((end - now) * done / spent) if spent > 0 and done > 0 else budget * DEEPEN
+            if affordable <= budget:
+                return  # no answer missed at this budget is in reach of the time left
+            budget = min(budget * DEEPEN, affordable)
+            self._solve_cards(missing, clock, budget, end)
+
+    def _solve_makeable(self, clock: Clock, share: int, started: float, before: int) -> None:
+        """Each side's makeable tricks at the first lead (see ``solve``)."""
+        assert self.first_lead is not None and self.makeable is not None
         for i, solver in enumerate(self.solvers):
             if not clock.running():
                 return
@@ -198,6 +254,7 @@ def analyze(
     hands: Collection[int] | None = None,
     seconds: float | None = None,
     jobs: int = 1,
+    more_seconds: float = 0.0,
 ) -> dict[str, JSON]:
     """The analysis of a record object (``{"profile", "hands": [...], "error", "out_of_time"}``), by its family's analyser.
 
@@ -205,7 +262,9 @@ def analyze(
     ``nodes``); ``hands``: the indexes of the hands to analyse (default all; the others are only
     replayed); ``seconds``: a time budget, after which the answers not found yet are
     reported as not analysed (``out_of_time``); ``jobs``: processes analysing hands at
-    once (without a time budget only: node budgets give the same answers in any process).
+    once (without a time budget only: node budgets give the same answers in any process);
+    ``more_seconds``: how long each hand may then go on asking again, with more nodes, the
+    cards not answered within ``nodes`` (0: not at all; answers found so depend on time).
     """
     record = read_record(obj)
     if record.family.load_analysis is None:
@@ -214,24 +273,26 @@ def analyze(
     if jobs > 1 and seconds is None:
         indexes = sorted(set(hands)) if hands is not None else list(range(len(record.hands)))
         if len(indexes) > 1:
-            return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs)
+            return _analyze_in_processes(obj, nodes, lead_nodes, indexes, jobs, more_seconds)
         processes = jobs  # one hand: the cores go to its full-deal solves
     analyser: Callable[..., dict[str, JSON]] = record.family.load_analysis()
-    options = {"processes": processes} if processes > 1 else {}
+    options: dict[str, Any] = {"processes": processes} if processes > 1 else {}
+    if more_seconds > 0:
+        options["more_seconds"] = more_seconds
     return analyser(record, nodes, lead_nodes=lead_nodes, hands=hands, seconds=seconds, **options)
 
 
-def _analyze_one_hand(task: tuple[JSON, int, int | None, int]) -> dict[str, JSON]:
-    obj, nodes, lead_nodes, hand = task
-    return analyze(obj, nodes=nodes, lead_nodes=lead_nodes, hands=[hand])
+def _analyze_one_hand(task: tuple[JSON, int, int | None, int, float]) -> dict[str, JSON]:
+    obj, nodes, lead_nodes, hand, more_seconds = task
+    return analyze(obj, nodes=nodes, lead_nodes=lead_nodes, hands=[hand], more_seconds=more_seconds)
 
 
 def _analyze_in_processes(
-    obj: JSON, nodes: int, lead_nodes: int | None, indexes: Sequence[int], jobs: int
+    obj: JSON, nodes: int, lead_nodes: int | None, indexes: Sequence[int], jobs: int, more_seconds: float = 0.0
 ) -> dict[str, JSON]:
     """Each hand of ``indexes`` analysed in its own task; the reports joined as one analysis
     of them all would give (up to the first hand a record error stops)."""
-    tasks = [(obj, nodes, lead_nodes, h) for h in indexes]
+    tasks = [(obj, nodes, lead_nodes, h, more_seconds) for h in indexes]
     with Pool(min(jobs, len(tasks))) as pool:
         parts = pool.map(_analyze_one_hand, tasks, chunksize=1)
     out: list[JSON] = []
@@ -245,7 +306,9 @@ def _analyze_in_processes(
 
 
 Analyser = Callable[[Record, int], dict[str, JSON]]
-"""``analyse(record, nodes, *, lead_nodes=None, hands=None, seconds=None)`` → the report (a family's ``load_analysis``)."""
+"""``analyse(record, nodes, *, lead_nodes=None, hands=None, seconds=None[, processes, more_seconds])``
+→ the report (a family's ``load_analysis``); ``processes`` and ``more_seconds`` are passed only when
+they are not their defaults (1 and 0)."""
 
 
 def analyze_spades_record(
@@ -256,6 +319,7 @@ def analyze_spades_record(
     hands: Collection[int] | None = None,
     seconds: float | None = None,
     processes: int = 1,
+    more_seconds: float = 0.0,
 ) -> dict[str, JSON]:
     """The Spades family's analysis: the game is replayed on the trick core, solved double-dummy
     (``processes``: for the makeable tricks when they have no node budget)."""
@@ -270,7 +334,9 @@ def analyze_spades_record(
             break
         if wanted is not None and h > max(wanted, default=-1):
             break
-        current = HandAnalysis(game, h, nodes, lead_nodes, processes) if wanted is None or h in wanted else None
+        current = (
+            HandAnalysis(game, h, nodes, lead_nodes, processes, more_seconds) if wanted is None or h in wanted else None
+        )
         for i, raw in enumerate(rec_hand.actions):
             seat = game.to_act
             playing = game.phase.name == "PLAY"
@@ -342,7 +408,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         return 2
     try:
         jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
-        report = analyze(parse_json(text), nodes=args.nodes, lead_nodes=args.lead_nodes, jobs=max(1, jobs))
+        report = analyze(
+            parse_json(text),
+            nodes=args.nodes,
+            lead_nodes=args.lead_nodes,
+            jobs=max(1, jobs),
+            more_seconds=max(0.0, args.more_seconds),
+        )
     except BadRecord as exc:
         print(f"tapete analyze: {exc.message}", file=sys.stderr)
         return 2
@@ -363,6 +435,12 @@ def add_analyze_parser(sub: Any) -> None:
         help="node budget of the makeable tricks at the first lead (default: --nodes)",
     )
     p.add_argument("--jobs", type=int, default=None, help="processes analysing hands at once (default: every core)")
+    p.add_argument(
+        "--more-seconds",
+        type=float,
+        default=0.0,
+        help="seconds each hand may go on asking again, with more nodes, the cards not answered within --nodes",
+    )
     p.set_defaults(func=cmd_analyze)
 
 

@@ -21,7 +21,7 @@ import tapete
 from tapete.analysis import analyze
 from tapete.families import family
 from tapete.i18n import translator
-from tapete.server.analyze import ANALYSIS_ERRORS, ClientRate, check_all_played
+from tapete.server.analyze import ANALYSIS_ERRORS, ClientRate, analysis_body, check_all_played
 from tapete.server.errors import ServerError
 from tapete.server.limits import MAX_REPLAY_BODY, Limits
 from tapete.server.messages import explain
@@ -36,6 +36,7 @@ LIMITS = Limits(
     analysis_nodes=NODES,
     analysis_lead_nodes=LEAD,
     analysis_seconds=120.0,
+    analysis_more_seconds=0.0,  # the node budgets alone, so the answers are the analyser's with them
     analyses_per_client_minute=1000,
 )
 
@@ -194,3 +195,15 @@ def test_computed_analyses_per_client_are_limited() -> None:
     with pytest.raises(ServerError) as refused:
         rate.admit("a")
     assert refused.value.code == "rate_limited"
+
+
+def test_the_server_asks_again_the_cards_its_node_budget_left_unknown() -> None:
+    """``Limits.analysis_more_seconds`` reaches the analysis: fewer cards stay unknown."""
+    record = played_record("spades", 3)
+    args = {"nodes": NODES, "lead_nodes": LEAD, "seconds": 120.0, "hands": [0], "lang": "en"}
+    raw = json.dumps(record).encode()
+    base = json.loads(analysis_body(args, raw))["analysis"]
+    deeper = json.loads(analysis_body({**args, "more_seconds": 2.0}, raw))["analysis"]
+    unknown = [sum(p["kept"] is None for p in a["hands"][0]["plays"]) for a in (base, deeper)]
+    assert unknown[1] < unknown[0]
+    assert Limits().analysis_more_seconds > 0

@@ -7,7 +7,8 @@
 
 The solve runs in a worker (job ``analyze``, :func:`analysis_body`) within the server's
 budget: ``Limits.analysis_lead_nodes`` nodes for each side's makeable tricks at the first
-lead, ``Limits.analysis_nodes`` for each card's, ``Limits.analysis_seconds`` for the whole
+lead, ``Limits.analysis_nodes`` for each card's, then ``Limits.analysis_more_seconds`` a hand
+to ask again with more nodes the cards not answered, ``Limits.analysis_seconds`` for the whole
 analysis; answers not found within it are ``null`` (the view shows them as
 unknown). The answer: ``{"analysis": <tapete analyze --json>, "lang", "error_message"?}``.
 
@@ -55,7 +56,7 @@ CACHED_HANDS: Final = 256
 def analysis_body(args: Mapping[str, Any], raw: bytes) -> bytes:
     """The answer body of an analysis (in a worker): ``raw`` is the record's JSON.
 
-    ``args``: ``nodes``, ``lead_nodes``, ``seconds``, ``hands`` (indexes or ``None``), ``lang``, and
+    ``args``: ``nodes``, ``lead_nodes``, ``seconds``, ``more_seconds``, ``hands`` (indexes or ``None``), ``lang``, and
     ``finished`` (a hand index whose every dealt card must have been played).
     """
     obj = loads_record(raw)
@@ -72,6 +73,7 @@ def analysis_body(args: Mapping[str, Any], raw: bytes) -> bytes:
         lead_nodes=int(args["lead_nodes"]) if args.get("lead_nodes") is not None else None,
         hands=[int(h) for h in hands] if isinstance(hands, list) else None,
         seconds=float(args["seconds"]),
+        more_seconds=float(args.get("more_seconds") or 0.0),
     )
     finished = args.get("finished")
     if isinstance(finished, int):

@@ -229,6 +229,7 @@ class Hub:
             "nodes": self.limits.analysis_nodes,
             "lead_nodes": self.limits.analysis_lead_nodes,
             "seconds": seconds,
+            "more_seconds": self.limits.analysis_more_seconds,
         }
         try:
             _, out = await self.scheduler.submit(

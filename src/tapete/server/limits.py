@@ -57,6 +57,9 @@ class Limits:
     """Time budget of one double-dummy analysis in a worker; answers not found by then are reported unknown."""
     analysis_nodes: int = 100_000
     """Nodes each card's answer in an analysis may visit; a position over it is reported unknown."""
+    analysis_more_seconds: float = 4.0
+    """Seconds each hand of an analysis may go on asking again, with more nodes, the cards not
+    answered within ``analysis_nodes`` (within ``analysis_seconds``)."""
     analysis_lead_nodes: int = 10_000_000
     """Most nodes the makeable tricks of each side at the first lead may visit; they are solved after
     the cards, within the time left (at the rate the cards were solved)."""
