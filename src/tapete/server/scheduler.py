@@ -36,9 +36,9 @@ Degrade = Callable[[dict[str, Any], int], dict[str, Any]]
 """``(args, pressure) -> args`` with the search budget for that pressure (0: full)."""
 
 RESTART_PAUSE = 0.5
+"""Seconds between restarts of a worker that keeps dying at once."""
 BULK_KINDS = frozenset({"replay", "analyze"})
 """Jobs a person asks for (record replays, analyses): together they take at most all but one general worker."""
-"""Seconds between restarts of a worker that keeps dying at once."""
 
 
 @dataclass(eq=False)
