@@ -94,6 +94,10 @@ class HandAnalysis:
         self.first_lead: TrickState | None = None
         self.positions: list[tuple[dict[str, JSON], TrickState, int]] = []
         self.plays: list[dict[str, JSON]] = []
+        self.started = 0.0
+        """When ``solve`` began (``time.monotonic()``), and the solvers' node count then:
+        the rate its solves run at sets the budgets a time budget affords."""
+        self.nodes_before = 0
         self.bids: list[Any] = []
 
     def side_of(self, seat: int) -> int:
@@ -121,17 +125,23 @@ class HandAnalysis:
         Then, for ``more_seconds`` at most (and within this hand's share of a time budget),
         the cards not answered are asked again with larger budgets (``_deepen``).
         """
-        started = time.monotonic()
+        self.started = time.monotonic()
+        self.nodes_before = sum(s.nodes for s in self.solvers)
         left_at_start = clock.left()
-        before = sum(s.nodes for s in self.solvers)
         self._solve_cards(reversed(self.positions), clock, self.nodes, None)
         if self.first_lead is not None and self.makeable is not None:
-            self._solve_makeable(clock, share, started, before)
+            self._solve_makeable(clock, share)
         if self.more_seconds > 0 and self.nodes > 0:
             end = time.monotonic() + self.more_seconds
             if left_at_start is not None:
-                end = min(end, started + left_at_start / share)
-            self._deepen(clock, end, started, before)
+                end = min(end, self.started + left_at_start / share)
+            self._deepen(clock, end)
+
+    def _nodes_per_second(self) -> float | None:
+        """The rate this hand's solves have run at since ``solve`` began (``None``: none yet)."""
+        spent = time.monotonic() - self.started
+        done = sum(s.nodes for s in self.solvers) - self.nodes_before
+        return done / spent if spent > 0 and done > 0 else None
 
     def _solve_cards(
         self, positions: Iterable[tuple[dict[str, JSON], TrickState, int]], clock: Clock, budget: int, end: float | None
@@ -164,7 +174,7 @@ class HandAnalysis:
                 best_cards=[card_name(c) for c in sorted(values) if values[c] == best],
             )
 
-    def _deepen(self, clock: Clock, end: float, started: float, before: int) -> None:
+    def _deepen(self, clock: Clock, end: float) -> None:
         """The cards not answered within the node budget, asked again with ``DEEPEN`` times
         the budget each round, latest first, until each is answered or the hand's time
         (``end``) is spent. A round's budget is held to what the time left affords at the
@@ -175,15 +185,14 @@ class HandAnalysis:
             now = time.monotonic()
             if not missing or now >= end or not clock.running():
                 return
-            done = sum(s.nodes for s in self.solvers) - before
-            spent = now - started
-            affordable = int((end - now) * done / spent) if spent > 0 and done > 0 else budget * DEEPEN
+            rate = self._nodes_per_second()
+            affordable = int((end - now) * rate) if rate is not None else budget * DEEPEN
             if affordable <= budget:
                 return  # no answer missed at this budget is in reach of the time left
             budget = min(budget * DEEPEN, affordable)
             self._solve_cards(missing, clock, budget, end)
 
-    def _solve_makeable(self, clock: Clock, share: int, started: float, before: int) -> None:
+    def _solve_makeable(self, clock: Clock, share: int) -> None:
         """Each side's makeable tricks at the first lead (see ``solve``)."""
         assert self.first_lead is not None and self.makeable is not None
         for i, solver in enumerate(self.solvers):
@@ -191,10 +200,9 @@ class HandAnalysis:
                 return
             budget = self.lead_nodes
             left = clock.left()
-            spent = time.monotonic() - started
-            done = sum(s.nodes for s in self.solvers) - before
-            if left is not None and spent > 0 and done > 0:
-                affordable = int(left / share * done / spent / (len(self.solvers) - i))
+            rate = self._nodes_per_second()
+            if left is not None and rate is not None:
+                affordable = int(left / share * rate / (len(self.solvers) - i))
                 budget = max(self.nodes, min(budget, affordable))
             solver.budget = budget
             try:
