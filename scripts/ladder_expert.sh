@@ -36,7 +36,8 @@ run() {  # name profile bots [more arena arguments]
 
 # expert against hard with the bots' own luck cancelled too (`--same-seeds`: a seat's bot
 # draws the same numbers in every rotation, so the two levels differ only where they choose
-# differently; in the Cutthroat profiles, where expert plays as hard, the difference is 0)
+# differently; in the Cutthroat profiles, where expert plays as hard and bids as hard but
+# for the nils its check refuses, the difference is that of those nils)
 run spades-expert-hard-same     spades             expert,hard      --hands "$DEALS" --same-seeds
 run cutthroat-expert-hard-same  cutthroat          expert,hard,hard --hands "$DEALS" --same-seeds
 run official-expert-hard-same   cutthroat-official expert,hard,hard --hands "$DEALS" --same-seeds

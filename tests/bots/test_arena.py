@@ -65,10 +65,10 @@ def test_same_seeds_give_each_seat_one_seed_across_rotations() -> None:
 
 
 def test_same_seeds_cancel_the_bots_luck_between_levels_that_choose_alike() -> None:
-    # with its max^n endings off the expert level plays every Cutthroat card as hard does:
-    # with the same seeds the two levels' duplicate results are identical, with independent
-    # seeds they are not
-    as_hard = {**FAST, "expert": {**FAST["expert"], "maxn_cards": 0}}
+    # with its max^n endings and its nil check off the expert level bids and plays every
+    # Cutthroat card as hard does: with the same seeds the two levels' duplicate results are
+    # identical, with independent seeds they are not
+    as_hard = {**FAST, "expert": {**FAST["expert"], "maxn_cards": 0, "nil_keep": 0}}
     same = run_arena(
         "cutthroat", ["expert", "hard", "hard"], 2, jobs=1, params=as_hard, progress=False, same_seeds=True
     )

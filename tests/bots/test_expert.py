@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import tapete
 from tapete.bots import make_bot
 from tapete.bots.budget import NO_DEADLINE
-from tapete.bots.spades.expert import expert_play, open_nil_seats, side_mask
+from tapete.bots.spades.expert import expert_play, nil_holds, open_nil_seats, side_mask
 from tapete.bots.spades.view import read_view
+from tapete.cards import mask_of_names
+from tapete.engine.spades.dds import position
 
 FAST = {"expert_samples": 3, "expert_nodes": 30_000, "samples": 8, "rollouts": 60, "bid_samples": 8}
 
@@ -261,3 +264,83 @@ def test_the_nil_worth_table_scores_a_lost_nil_and_the_same_tricks_otherwise() -
         assert worth[(1 << opponent) * stride + t] == kept + 200
         assert worth[watched * stride + t] == kept
     assert worth[(1 << partner) * stride + 0] == 0  # the partner cannot take one of none
+
+
+def test_a_nil_that_every_card_keeps_holds_and_one_the_ace_of_spades_breaks_does_not() -> None:
+    """Three seats, two cards each, seat 1 to lead: seat 0's deuces never win a trick; seat
+    0's A♠ wins one whatever the others do."""
+    safe = position(
+        [mask_of_names(["2C", "2D"]), mask_of_names(["AC", "KD"]), mask_of_names(["QC", "AD"])],
+        turn=1,
+        tricks_left=2,
+        spades_broken=True,
+    )
+    doomed = position(
+        [mask_of_names(["AS", "2D"]), mask_of_names(["AC", "KD"]), mask_of_names(["QC", "AD"])],
+        turn=1,
+        tricks_left=2,
+        spades_broken=True,
+    )
+    assert nil_holds([safe], 0, 0.5)
+    assert not nil_holds([doomed], 0, 0.5)
+    assert nil_holds([safe, doomed], 0, 0.5) and not nil_holds([safe, doomed], 0, 0.75)
+    assert not nil_holds([], 0, 0.5)  # nothing sampled: no nil
+
+
+def _bidding_turn(profile: str, seed: int, seat: int) -> Any:
+    """The observation of ``seat`` when it is to bid, the seats before it bidding as hard bots."""
+    g = tapete.new_game(profile, seed=seed)
+    bots = [make_bot("hard", seed=seed * 10 + s) for s in range(g.rules.players)]
+    while g.to_act != seat:
+        g.apply(g.parse_action(bots[g.to_act].act(g.observation(g.to_act))))
+    return g.observation(seat)
+
+
+def test_expert_bids_no_nil_the_others_can_set() -> None:
+    """A Cutthroat deal on which hard bids nil (and loses it in play): on the sampled deals
+    the two others can set it, so the expert level bids its best other candidate."""
+    obs = _bidding_turn("cutthroat", 2095, 2)
+    assert make_bot("hard", seed=20952).act(obs)["bid"] == 0
+    expert = make_bot("expert", seed=20952).act(obs)
+    assert expert["bid"] not in (0, "0", "nil")
+    assert expert in obs["legal_actions"]
+    # with the check off it bids as hard does
+    assert make_bot("expert", seed=20952, nil_keep=0).act(obs)["bid"] == 0
+
+
+def test_the_nil_check_is_asked_only_where_every_seat_plays_for_itself() -> None:
+    from tapete.bots.spades import SpadesBot
+
+    partnership = read_view(_bidding_turn("spades", 3, 1))
+    individual = read_view(_bidding_turn("cutthroat", 3, 1))
+    assert SpadesBot("expert")._nil_check(partnership, NO_DEADLINE) is None
+    assert SpadesBot("expert")._nil_check(individual, NO_DEADLINE) is not None
+    assert SpadesBot("expert", params={"nil_keep": 0})._nil_check(individual, NO_DEADLINE) is None
+    assert SpadesBot("hard")._nil_check(individual, NO_DEADLINE) is None
+
+
+def test_hard_bid_asks_the_nil_check_with_starts_of_play() -> None:
+    """The check is asked only about a nil, with the first sampled deals at the first lead;
+    a refusal gives a bid that is not a nil, and an approval leaves hard's nil."""
+    from tapete.bots.spades import decision_rng
+    from tapete.bots.spades.bidding import NIL_STARTS, NilCheck, hard_bid
+    from tapete.engine.spades.actions import action_of_code
+    from tapete.engine.spades.determinize import FastHand
+
+    obs = _bidding_turn("cutthroat", 2095, 2)
+    view = read_view(obs)
+    asked: list[tuple[int, int, int]] = []
+
+    def check(answer: bool) -> NilCheck:
+        def nil_check(starts: list[FastHand], seat: int) -> bool:
+            asked.append((len(starts), seat, max(f.tricks_left for f in starts)))
+            return answer
+
+        return nil_check
+
+    approved = hard_bid(view, decision_rng(20952, obs), 200, nil_check=check(True))
+    assert action_of_code(approved).bid == 0
+    refused = hard_bid(view, decision_rng(20952, obs), 200, nil_check=check(False))
+    assert action_of_code(refused).bid not in (0, None)
+    assert asked == [(NIL_STARTS, 2, 17)] * 2
+    assert hard_bid(view, decision_rng(20952, obs), 200) == approved  # hard's own bid

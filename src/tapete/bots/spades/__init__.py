@@ -10,14 +10,16 @@ from typing import Any, cast
 
 from tapete.bots.base import Observation
 from tapete.bots.budget import Deadline, time_budget
-from tapete.bots.spades.bidding import hard_bid
+from tapete.bots.spades.bidding import NilCheck, hard_bid
 from tapete.bots.spades.expert import (
     DEFAULT_DDS_CARDS,
     DEFAULT_EXPERT_NODES,
     DEFAULT_EXPERT_SAMPLES,
     DEFAULT_MAXN_CARDS,
     DEFAULT_NIL_CARDS,
+    DEFAULT_NIL_KEEP,
     expert_play,
+    nil_holds,
 )
 from tapete.bots.spades.heuristics import normal_bid
 from tapete.bots.spades.play import easy_play, normal_play
@@ -83,6 +85,7 @@ class SpadesBot:
         self.dds_cards = int(params.pop("dds_cards", DEFAULT_DDS_CARDS))
         self.nil_cards = int(params.pop("nil_cards", DEFAULT_NIL_CARDS))
         self.maxn_cards = int(params.pop("maxn_cards", DEFAULT_MAXN_CARDS))
+        self.nil_keep = float(params.pop("nil_keep", DEFAULT_NIL_KEEP))
         self.lasting = bool(int(params.pop("lasting", 0)))
         """Value hands with every bag charged its share of a penalty (``search.hand_worth``)
         instead of by the hand's score change; off by default (docs/analysis.md, *Bags over
@@ -100,7 +103,12 @@ class SpadesBot:
                 return easy_bid(view)
             if self.level in ("hard", "expert"):
                 return hard_bid(
-                    view, decision_rng(self.seed, view.obs), self.bid_samples, deadline, lasting=self.lasting
+                    view,
+                    decision_rng(self.seed, view.obs),
+                    self.bid_samples,
+                    deadline,
+                    lasting=self.lasting,
+                    nil_check=self._nil_check(view, deadline),
                 )
             return normal_bid(view)
         if self.level == "easy":
@@ -139,6 +147,13 @@ class SpadesBot:
                 lasting=self.lasting,
             )
         return ismcts_play(view, rng, self.simulations, deadline=deadline)
+
+    def _nil_check(self, view: View, deadline: Deadline) -> NilCheck | None:
+        """The expert level's question before a nil where every seat plays for itself."""
+        if self.level != "expert" or view.partnership or self.nil_keep <= 0:
+            return None
+        keep = self.nil_keep
+        return lambda starts, seat: nil_holds(starts, seat, keep, deadline)
 
     def act(self, observation: Observation) -> dict[str, Any]:
         view = read_view(cast(SpadesObservation, observation))  # the family's own observation

@@ -27,10 +27,20 @@ hold that many cards or fewer together, each sampled deal is searched max^n inst
 own worth summed over the deals. That measured no better than hard either (Cutthroat,
 150 duplicate deals with the bots' seeds shared: −0.8 [−2.1, 0.5]), so it is off by
 default.
+
+Bidding is the hard level's (``bidding.hard_bid``), with one question put to the solver
+where every seat plays for itself: before bidding a nil, can the nil be kept? On the
+first sampled deals (bids made, at the first lead) the worth search is asked whether the
+bidder keeps it against the two (or more) others all trying to set it, every card seen
+(``nil_holds``). Unless it is kept on at least ``NIL_KEEP`` of them, the best bid that is
+not a nil is made instead. Hard's playouts never try to set a nil, so they value nils
+that opponents who try to set them mostly break (between hard bots in Cutthroat, most
+nils bid are lost, each costing about 70 to 80 points a hand, ``benchmarks/nil_cost.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
@@ -74,6 +84,11 @@ Max^n cannot prune as alpha-beta does, so its cost grows with the cards of every
 ``benchmarks/maxn_bench.py``)."""
 MIN_DEALS = 8
 """Fewer deals solved within the budget than this (or than the deals asked for): hard decides."""
+DEFAULT_NIL_KEEP = 0.5
+"""Where every seat plays for itself, the share of sampled deals on which a nil must be kept
+double-dummy for the expert level to bid it (0: hard's bid stands)."""
+NIL_NODES = 25_000
+"""Search nodes for one deal's nil question; a deal not answered within them counts as lost."""
 
 
 def side_mask(view: View) -> int:
@@ -191,6 +206,23 @@ def seat_worth(view: View, f: FastHand, lasting: bool = False) -> Worth:
     return worth
 
 
+def nil_holds(starts: Sequence[FastHand], seat: int, keep: float, deadline: Deadline = NO_DEADLINE) -> bool:
+    """Whether ``seat``'s nil is kept on at least ``keep`` of ``starts`` (sampled deals at the
+    first lead), each searched double-dummy with every other seat trying to set it (the worth
+    search, worth 1 for a nil kept, 0 for one lost); a deal not answered within
+    ``NIL_NODES``, or not reached before ``deadline``, counts as lost."""
+    kept = 0
+    for f in starts:
+        if deadline.expired():
+            break
+        worth = [0] * ((1 << f.num_players) * (f.tricks_left + 1))
+        worth[0] = 1  # no watched seat took a trick (and the bidder none)
+        search = ScoreSearch(f.num_players, 1 << seat, 1 << seat, worth, budget=NIL_NODES)
+        with contextlib.suppress(SearchLimit):
+            kept += search.value(f)
+    return bool(starts) and kept >= keep * len(starts)
+
+
 def individual_play(
     view: View,
     rng: random.Random,
@@ -288,8 +320,11 @@ __all__ = [
     "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_MAXN_CARDS",
     "DEFAULT_NIL_CARDS",
+    "DEFAULT_NIL_KEEP",
     "MIN_DEALS",
+    "NIL_NODES",
     "expert_play",
+    "nil_holds",
     "nil_worth",
     "open_nil_seats",
     "sampled_deals",
