@@ -31,16 +31,20 @@ def bot_seed(deal: int, seat: int) -> int:
     return deal * 10 + seat
 
 
-def play(profile: str, deal: int, instead: int | None = None) -> tuple[list[Any], dict[str, Any] | None]:
-    """The deal's bids and its first hand's summary, hard bots throughout; ``instead``: the
-    seat that bids normal's bid. Without ``instead`` a deal with no nil is not played."""
+def play(
+    profile: str, deal: int, instead: int | None = None
+) -> tuple[list[Any], dict[str, Any] | None, dict[int, Any]]:
+    """The deal's bids, its first hand's summary and each seat's observation at its bid,
+    hard bots throughout; ``instead``: the seat that bids normal's bid. Without ``instead``
+    a deal with no nil is not played."""
     g = tapete.new_game(profile, seed=deal)
     assert isinstance(g, SpadesGame)
     bots = [make_bot("hard", seed=bot_seed(deal, s)) for s in range(g.rules.players)]
+    asked: dict[int, Any] = {}
     while g.phase.name != "PLAY":
         seat = g.to_act
         assert seat is not None
-        obs = g.observation(seat)
+        obs = asked[seat] = g.observation(seat)
         if seat == instead:
             view = read_view(obs)
             g.apply(dict(view.legal[normal_bid(view)]))
@@ -48,13 +52,13 @@ def play(profile: str, deal: int, instead: int | None = None) -> tuple[list[Any]
             g.apply(g.parse_action(bots[seat].act(obs)))
     bids = list(g.observation(0)["bids"])
     if instead is None and not any(is_nil(b) for b in bids):
-        return bids, None
+        return bids, None, asked
     hand = g.hand_number
     while not g.is_over() and g.hand_number == hand:
         seat = g.to_act
         assert seat is not None
         g.apply(g.parse_action(bots[seat].act(g.observation(seat))))
-    return bids, g.replay_summary(last_hands=2)["hands"][0]
+    return bids, g.replay_summary(last_hands=2)["hands"][0], asked
 
 
 def relative(change: list[int], seat: int) -> float:
@@ -62,31 +66,21 @@ def relative(change: list[int], seat: int) -> float:
     return change[seat] - (sum(change) - change[seat]) / (len(change) - 1)
 
 
-def expert_bid(profile: str, deal: int, seat: int) -> Any:
-    """What the expert level bids in ``seat``'s place, the seats before it as hard bid."""
-    g = tapete.new_game(profile, seed=deal)
-    bots = [make_bot("hard", seed=bot_seed(deal, s)) for s in range(g.rules.players)]
-    while g.to_act != seat:
-        to_act = g.to_act
-        assert to_act is not None
-        g.apply(g.parse_action(bots[to_act].act(g.observation(to_act))))
-    return make_bot("expert", seed=bot_seed(deal, seat)).act(g.observation(seat)).get("bid")
-
-
 def one_deal(job: tuple[str, int, bool]) -> list[tuple[int, int, bool, float, float, Any]]:
     """Each nil of the deal: (deal, seat, kept, nil's value, the other bid's value, expert's bid)."""
     profile, deal, ask_expert = job
-    bids, summary = play(profile, deal)
+    bids, summary, asked = play(profile, deal)
     if summary is None:
         return []
     out = []
     for seat, bid in enumerate(bids):
         if not is_nil(bid):
             continue
-        _, other = play(profile, deal, instead=seat)
+        _, other, _ = play(profile, deal, instead=seat)
         assert other is not None
         kept = summary["tricks_won"][seat] == 0
-        theirs = expert_bid(profile, deal, seat) if ask_expert else None
+        # the expert level in the nil's place, the seats before it having bid as hard did
+        theirs = make_bot("expert", seed=bot_seed(deal, seat)).act(asked[seat]).get("bid") if ask_expert else None
         out.append(
             (deal, seat, kept, relative(summary["score_change"], seat), relative(other["score_change"], seat), theirs)
         )
@@ -124,7 +118,7 @@ def main() -> None:
         f"nil minus normal's bid {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}] points a hand"
     )
     if args.level == "expert":
-        nils = sum(1 for r in rows if r[5] in (0, "0", "nil"))
+        nils = sum(1 for r in rows if is_nil(r[5]))
         print(f"the expert level bids nil in {nils} of those {len(rows)} places")
 
 

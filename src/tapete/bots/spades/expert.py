@@ -32,7 +32,7 @@ Bidding is the hard level's (``bidding.hard_bid``), with one question put to the
 where every seat plays for itself: before bidding a nil, can the nil be kept? On the
 first sampled deals (bids made, at the first lead) the worth search is asked whether the
 bidder keeps it against the two (or more) others all trying to set it, every card seen
-(``nil_holds``). Unless it is kept on at least ``NIL_KEEP`` of them, the best bid that is
+(``nil_holds``). Unless it is kept on at least ``DEFAULT_NIL_KEEP`` of them (``nil_keep``), the best bid that is
 not a nil is made instead. Hard's playouts never try to set a nil, so they value nils
 that opponents who try to set them mostly break (between hard bots in Cutthroat, most
 nils bid are lost, each costing about 70 to 80 points a hand, ``benchmarks/nil_cost.py``).
