@@ -14,6 +14,15 @@ process with the same number of concurrent WebSocket clients:
   acts at a time), so each turn of its event loop serves more of them: ``--echo-clients``
   equal to ``--tables`` measures it with as many in flight.
 
+- floor (``--floor``): a bare Starlette app that does an action's I/O and nothing else:
+  clients in groups of three, and every frame a client sends is answered with one
+  ``--floor-bytes`` text frame to each of the three (what an action costs tapete in frames,
+  without rules, views or log); the client whose turn the frame names answers it.
+
+tapete's seat clients ask for states as changes (``"deltas": true``, ``docs/protocol.md``)
+as the browser table does, and rebuild each view; ``--full-states`` makes them ask for
+whole views.
+
 Server CPU is read from ``/proc/<pid>/stat`` (user + system time of the server process,
 all its threads) over the measured window. Rounds alternate tapete / echo (the machine is
 shared and noisy); the ratio is the median over rounds. ``--src`` runs the server from
@@ -21,6 +30,7 @@ another source tree (to measure an older version in the same run).
 
     nice -n 10 python benchmarks/server_cpu.py --db sqlite --tables 20 --seconds 8 --rounds 3
     nice -n 10 python benchmarks/server_cpu.py --db postgresql --src /tmp/before/src
+    nice -n 10 python benchmarks/server_cpu.py --floor --floor-bytes 300
 """
 
 from __future__ import annotations
@@ -81,6 +91,36 @@ def serve_echo(port: int, deflate: bool = True) -> None:
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=deflate)
 
 
+def serve_floor(port: int, size: int, deflate: bool = True) -> None:
+    """A bare Starlette app with an action's I/O: each frame in is answered by a frame to each socket of its group."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    groups: dict[str, list[WebSocket]] = {}
+    turns: dict[str, int] = {}
+    padding = "x" * max(0, size - 40)
+
+    async def fanout(ws: WebSocket) -> None:
+        await ws.accept()
+        name = ws.query_params["group"]
+        group = groups.setdefault(name, [])
+        group.append(ws)
+        try:
+            while True:
+                await ws.receive_text()
+                turns[name] = turn = turns.get(name, 0) + 1
+                text = json.dumps({"type": "state", "to_act": turn % 3, "version": turn, "pad": padding})
+                for peer in list(group):
+                    await peer.send_text(text)
+        except WebSocketDisconnect:
+            group.remove(ws)
+
+    app = Starlette(routes=[WebSocketRoute("/ws", fanout)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=deflate)
+
+
 def serve_tapete(port: int, db: str, prefix: str, deflate: bool = True) -> None:
     import uvicorn
 
@@ -108,12 +148,20 @@ def serve_tapete(port: int, db: str, prefix: str, deflate: bool = True) -> None:
 
 
 def start(
-    kind: str, port: int, db: str = "", prefix: str = "", src: str | None = None, deflate: bool = True
+    kind: str,
+    port: int,
+    db: str = "",
+    prefix: str = "",
+    src: str | None = None,
+    deflate: bool = True,
+    floor_bytes: int = 0,
 ) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--url", db, "--prefix", prefix]
+    if kind == "floor":
+        cmd += ["--floor-bytes", str(floor_bytes)]
     if not deflate:
         cmd.append("--no-deflate")
     proc = subprocess.Popen(cmd, env=env)
@@ -163,13 +211,27 @@ class Counter:
         self.actions = 0
 
 
-async def seat_client(port: int, table: str, token: str, counter: Counter | None, until: float) -> None:
+def whole_view(m: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """The view a ``state`` message stands for: its ``view``, or its change applied to ``before``."""
+    if "view" in m:
+        return dict(m["view"])
+    from tapete.server.deltas import apply_delta
+
+    if before is None:
+        raise SystemExit("a change arrived before any whole view")
+    return apply_delta(before, m["changed"], m.get("appended"), m.get("gone"))
+
+
+async def seat_client(
+    port: int, table: str, token: str, counter: Counter | None, until: float, deltas: bool = True
+) -> None:
     """Play a seat: its first legal action whenever it is to act, until the game ends or time is up."""
     from websockets.asyncio.client import connect
 
     async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+        await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "deltas": deltas}))
         last = -1
+        view: dict[str, Any] | None = None
         while time.monotonic() < until:
             try:
                 m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
@@ -184,12 +246,14 @@ async def seat_client(port: int, table: str, token: str, counter: Counter | None
             if counter is not None and counter.on and last >= 0 and version > last:
                 counter.actions += version - last
             last = version
-            view = m["view"]
+            view = whole_view(m, view)
             if view.get("legal_actions") and view.get("to_act") == m["seat"]:
                 await ws.send(json.dumps({"type": "action", "version": version, "action": view["legal_actions"][0]}))
 
 
-async def table_loop(port: int, profile: str, seats: int, seed: int, counter: Counter, until: float) -> None:
+async def table_loop(
+    port: int, profile: str, seats: int, seed: int, counter: Counter, until: float, deltas: bool = True
+) -> None:
     """One table after another (a finished game is replaced), every seat scripted."""
     n = 0
     while time.monotonic() < until:
@@ -197,7 +261,10 @@ async def table_loop(port: int, profile: str, seats: int, seed: int, counter: Co
         n += 1
         tokens = [s["token"] for s in t["seats"]]
         await asyncio.gather(
-            *(seat_client(port, t["table"], tok, counter if i == 0 else None, until) for i, tok in enumerate(tokens))
+            *(
+                seat_client(port, t["table"], tok, counter if i == 0 else None, until, deltas)
+                for i, tok in enumerate(tokens)
+            )
         )
 
 
@@ -210,6 +277,25 @@ async def echo_client(port: int, counter: Counter, until: float, payload: str) -
             await ws.recv()
             if counter.on:
                 counter.actions += 1
+
+
+async def floor_client(port: int, group: int, seat: int, counter: Counter | None, until: float, act: str) -> None:
+    """One of three sockets of a group: answers each frame that names its turn (the first seat starts)."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}/ws?group={group}", max_size=None) as ws:
+        if seat == 0:
+            await asyncio.sleep(0.2)  # the other two have joined
+            await ws.send(act)
+        while time.monotonic() < until:
+            try:
+                m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
+            except TimeoutError:
+                return
+            if counter is not None and counter.on:
+                counter.actions += 1
+            if m["to_act"] == seat:
+                await ws.send(act)
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -252,7 +338,9 @@ async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple
         counter = Counter()
         until = time.monotonic() + args.warmup + args.seconds + 0.5
         loops = [
-            asyncio.create_task(table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until))
+            asyncio.create_task(
+                table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until, not args.full_states)
+            )
             for i in range(args.tables)
         ]
         spy = None
@@ -310,6 +398,28 @@ async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
         proc.wait(20)
 
 
+async def floor_round(args: argparse.Namespace) -> tuple[int, float, float]:
+    port = free_port()
+    proc = start("floor", port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes)
+    try:
+        counter = Counter()
+        until = time.monotonic() + args.warmup + args.seconds + 0.5
+        act = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
+        clients = [
+            asyncio.create_task(floor_client(port, g, i, counter if i == 0 else None, until, act))
+            for g in range(args.tables)
+            for i in range(3)
+        ]
+        result = await measure(proc.pid, counter, args.warmup, args.seconds)
+        for task in clients:
+            task.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
+        return result
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
 def drop_pg_tables(url: str, prefix: str) -> None:
     from tapete.server.db import Store
 
@@ -328,6 +438,7 @@ async def run(args: argparse.Namespace) -> None:
     ratios: list[float] = []
     per_action: list[float] = []
     per_echo: list[float] = []
+    floors: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(rounds):
             prefix = ""
@@ -348,10 +459,20 @@ async def run(args: argparse.Namespace) -> None:
             per_action.append(a)
             per_echo.append(e)
             ratios.append(a / e)
+            floor = ""
+            if args.floor:
+                fn, fcpu, fwall = await floor_round(args)
+                if fn:
+                    f = fcpu / fn
+                    floors.append(f / e)
+                    floor = (
+                        f" | floor {fn} actions ({fn / fwall:.0f}/s), {f * 1e6:.0f} us/action = {f / e:.2f} echoes; "
+                        f"tapete = {a / f:.2f} floors"
+                    )
             print(
                 f"round {r + 1}: tapete {n} actions in {wall:.1f} s ({n / wall:.0f}/s), server CPU {cpu:.2f} s "
                 f"({cpu / wall:.0%}) = {a * 1e6:.0f} us/action | echo {en} round trips ({en / ewall:.0f}/s), "
-                f"CPU {ecpu:.2f} s ({ecpu / ewall:.0%}) = {e * 1e6:.0f} us/echo | ratio {a / e:.2f} echoes/action",
+                f"CPU {ecpu:.2f} s ({ecpu / ewall:.0%}) = {e * 1e6:.0f} us/echo | ratio {a / e:.2f} echoes/action{floor}",
                 flush=True,
             )
     if ratios:
@@ -359,6 +480,12 @@ async def run(args: argparse.Namespace) -> None:
             f"{args.db}, {args.tables} tables x {args.seats} seats ({args.profile}), {len(ratios)} rounds: "
             f"median {statistics.median(per_action) * 1e6:.0f} us/action, "
             f"{statistics.median(per_echo) * 1e6:.0f} us/echo, ratio {statistics.median(ratios):.2f} echoes/action"
+            + (
+                f"; the floor (3 x {args.floor_bytes} B out a frame in) {statistics.median(floors):.2f} echoes"
+                if floors
+                else ""
+            )
+            + (" (whole states)" if args.full_states else " (states as changes)")
         )
 
 
@@ -381,13 +508,20 @@ def main() -> None:
     p.add_argument(
         "--no-deflate", action="store_true", help="both servers without permessage-deflate (uvicorn's default is on)"
     )
-    p.add_argument("--serve", choices=["tapete", "echo"], help=argparse.SUPPRESS)
+    p.add_argument("--full-states", action="store_true", help="seat clients ask for whole views, not changes")
+    p.add_argument(
+        "--floor", action="store_true", help="also measure the bare fan-out floor (one frame in, three out) each round"
+    )
+    p.add_argument("--floor-bytes", type=int, default=300, help="size of each frame the floor sends")
+    p.add_argument("--serve", choices=["tapete", "echo", "floor"], help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     p.add_argument("--url", default="", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve == "echo":
         serve_echo(args.port, not args.no_deflate)
+    elif args.serve == "floor":
+        serve_floor(args.port, args.floor_bytes, not args.no_deflate)
     elif args.serve == "tapete":
         serve_tapete(args.port, args.url, args.prefix, not args.no_deflate)
     else:

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from tapete.cards import card_name, iter_bits
 from tapete.server import create_app
+from tapete.server.deltas import apply_delta
 from tapete.server.limits import Limits
 
 TEST_LIMITS = Limits(tables_per_client_minute=1000)
@@ -94,11 +95,17 @@ def wait_until_up(proc: subprocess.Popen[bytes], url: str, seconds: float = 30) 
 
 
 class Player:
-    """A protocol client on a TestClient websocket."""
+    """A protocol client on a TestClient websocket.
 
-    def __init__(self, ws: Any) -> None:
+    With ``deltas`` it asks for states as changes and rebuilds each whole state from them
+    (``state`` is always whole, ``states`` keeps them all; ``seen`` keeps the messages as they came).
+    """
+
+    def __init__(self, ws: Any, deltas: bool = False) -> None:
         self.ws = ws
+        self.deltas = deltas
         self.state: dict[str, Any] | None = None
+        self.states: list[dict[str, Any]] = []
         self.seen: list[dict[str, Any]] = []
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -108,8 +115,21 @@ class Player:
         m: dict[str, Any] = self.ws.receive_json()
         self.seen.append(m)
         if m.get("type") == "state":
-            self.state = m
+            self.state = self._whole(m)
+            self.states.append(self.state)
+            return self.state
         return m
+
+    def _whole(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The whole state a ``state`` message stands for (a delta follows the state before it)."""
+        if "view" in m:
+            return m
+        assert self.deltas, f"a delta to a client that did not ask: {m}"
+        before = self.state
+        assert before is not None and m["version"] == before["version"] + 1, "a delta that does not follow"
+        view = apply_delta(before["view"], m["changed"], m.get("appended"), m.get("gone"))
+        whole = {k: v for k, v in m.items() if k not in ("changed", "appended", "gone")}
+        return {**whole, "view": view}
 
     def recv_type(self, kind: str, limit: int = 10_000) -> dict[str, Any]:
         for _ in range(limit):
@@ -120,6 +140,8 @@ class Player:
 
     def hello(self, table: str, token: str | None = None, lang: str = "en") -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hello", "table": table, "lang": lang}
+        if self.deltas:
+            msg["deltas"] = True
         if token is None:
             msg["spectate"] = True
         else:

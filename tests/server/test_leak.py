@@ -67,7 +67,7 @@ def test_no_hidden_card_reaches_any_seat_or_spectator(sqlite_url: str) -> None:
         rng = random.Random(0)
         for t in mixed:
             with c.websocket_connect("/ws") as ws:
-                p = Player(ws)
+                p = Player(ws, deltas=t is mixed[0])  # one asks for states as changes: checked as sent
                 p.hello(t["table"], t["seats"][0]["token"])
                 for _ in range(12):
                     if p.wait_turn_or() is not None:
@@ -76,7 +76,7 @@ def test_no_hidden_card_reaches_any_seat_or_spectator(sqlite_url: str) -> None:
                     assert p.recv_type("state")["seat"] == 0
         with c.websocket_connect("/ws") as ws:
             spectators = []
-            spectator = Player(ws)
+            spectator = Player(ws, deltas=True)
             spectator.hello(tables[0])
             spectators.append(spectator)
             deadline = time.monotonic() + 60
@@ -85,7 +85,8 @@ def test_no_hidden_card_reaches_any_seat_or_spectator(sqlite_url: str) -> None:
             assert all(_progress(c, tid) for tid in tables)
             spectator.send({"type": "sync"})
             spectator.recv_type("state")
-            assert all(m.get("view", {}).get("hand") is None for m in spectator.seen)
+            assert all(s["view"].get("hand") is None for s in spectator.states)
+            assert all(m.get("changed", {}).get("hand") is None for m in spectator.seen)
     assert checker.by_role.get("bot", 0) > 1000, checker.by_role
     assert checker.by_role.get("spectator", 0) > 50 and checker.by_role.get("player", 0) > 30
     assert checker.face_down_seen > 0  # blind bidders' face-down hands were exercised

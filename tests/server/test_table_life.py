@@ -35,7 +35,7 @@ def finish_first_hand(c: TestClient) -> tuple[dict[str, Any], Player, dict[str, 
     ws = ctx.__enter__()
     p = Player(ws)
     welcome = p.hello(t["table"], t["seats"][1]["token"])
-    assert welcome["features"] == ["next_hand"]
+    assert welcome["features"] == ["next_hand", "deltas"]
     over = play_hand_as(p)
     assert over["type"] == "hand_over" and over["hand"] == 0
     state = p.recv_type("state")
@@ -131,7 +131,7 @@ def test_a_spectators_next_hand_changes_nothing(sqlite_url: str) -> None:
         with c.websocket_connect("/ws") as ws:
             p = Player(ws)
             welcome = p.hello(t["table"])
-            assert welcome["role"] == "spectator" and welcome["features"] == ["next_hand"]
+            assert welcome["role"] == "spectator" and welcome["features"] == ["next_hand", "deltas"]
             p.send({"type": "next_hand", "hand": 0, "id": 1})
             p.send({"type": "ping", "id": 2})
             assert p.recv_type("pong")["ref"] == 2

@@ -30,6 +30,8 @@ class Connection:
         self.ws = ws
         self.seat: int | None = None
         self.lang: str = DEFAULT_LANGUAGE
+        self.deltas = False
+        """Whether states after the first come as changes (``hello``'s ``deltas``)."""
         self.table: Table | None = None
         self.limiter = RateLimiter(rate[0], rate[1])
         self.outbox: asyncio.Queue[Message | None] = asyncio.Queue(self.OUTBOX)

@@ -41,7 +41,8 @@ async def on_ping(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
 
 
 async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
-    """Take the seat the token opens, or watch; the language is negotiated from ``lang``."""
+    """Take the seat the token opens, or watch; the language is negotiated from ``lang``, and
+    ``deltas: true`` asks for states as changes from the one before."""
     if conn.table is not None:
         raise ServerError("already_joined", "one hello per connection")
     conn.lang = negotiate(msg.get("lang"))
@@ -56,6 +57,7 @@ async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
             raise ServerError("bad_token", "the token opens no seat of this table")
     table.check_room(seat)
     conn.seat = seat
+    conn.deltas = msg.get("deltas") is True
     conn.table = table
     table.attach(conn)
 

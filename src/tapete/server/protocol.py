@@ -80,6 +80,8 @@ def _check_hello(msg: dict[str, Any]) -> None:
     lang = msg.get("lang")
     if lang is not None and not _short_str(lang, 16):
         raise ServerError("bad_message", "'lang' must be a short string such as 'es'")
+    if "deltas" in msg and not isinstance(msg["deltas"], bool):
+        raise ServerError("bad_message", "'deltas' must be true or false")
     if token is None and msg.get("spectate") is not True:
         raise ServerError("bad_message", "hello needs a seat 'token', or 'spectate': true")
 

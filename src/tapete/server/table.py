@@ -3,7 +3,8 @@
 Every action goes through ``Table.submit`` under the table's ``asyncio.Lock``: checked
 (version, seat, turn, rules) on a clone of the game, appended to the event log, and
 only then made current and fanned out — each seat its own observation, spectators the
-public view. Bot seats are driven by one task per table that asks the worker pool
+public view (as a change from the view before it to clients that ask, see
+:mod:`tapete.server.deltas`). Bot seats are driven by one task per table that asks the worker pool
 (``TableConfig.decide``); a decision that fails is asked again later, never replaced by
 an arbitrary move.
 
@@ -29,6 +30,7 @@ from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.server.botpool import bot_seed
 from tapete.server.db import SeatRow, TableRow
+from tapete.server.deltas import view_delta
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
 from tapete.server.protocol import Shared
@@ -42,7 +44,7 @@ Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any
 
 RETRY_PAUSE_MAX = 10.0
 """Longest pause before a bot whose decision failed asks again."""
-FEATURES: tuple[str, ...] = ("next_hand",)
+FEATURES: tuple[str, ...] = ("next_hand", "deltas")
 """What the server offers beyond the base protocol (``welcome.features``)."""
 
 
@@ -60,6 +62,8 @@ class Client(Protocol):
 
     seat: int | None
     lang: str
+    deltas: bool
+    """Whether the client takes a state as the change from the one before (``hello``'s ``deltas``)."""
 
     def send(self, message: Message) -> None:
         """Queue a message (never blocks)."""
@@ -154,6 +158,8 @@ class Table:
         self._finish_task: asyncio.Task[None] | None = None
         self.closed = False
         self.gate: HandGate | None = None
+        self._shown: dict[int | None, tuple[int, dict[str, JSON]]] = {}
+        """The last view built for each seat (``None``: the spectators'), with its version."""
         self.last_seen = time.monotonic()
         """When a client was last connected (monotonic): abandoned tables leave the open list."""
 
@@ -250,25 +256,42 @@ class Table:
             **self.deal_info(),
         }
 
-    def _view(self, seat: int | None, cache: dict[int | None, dict[str, JSON]] | None = None) -> dict[str, JSON]:
-        if cache is not None and seat in cache:
-            return cache[seat]
+    def _view(self, seat: int | None) -> dict[str, JSON]:
+        """The current view of ``seat`` (``None``: the spectators'), built once per version."""
+        shown = self._shown.get(seat)
+        if shown is not None and shown[0] == self.version:
+            return shown[1]
         view = spectator_view(self.game) if seat is None else self.game.observation(seat)
-        if cache is not None:
-            cache[seat] = view
+        self._shown[seat] = (self.version, view)
         return view
 
-    def _state(
-        self, seat: int | None, last: dict[str, JSON] | None, cache: dict[int | None, dict[str, JSON]] | None = None
-    ) -> Message:
+    def _state(self, seat: int | None, last: dict[str, JSON] | None) -> Message:
+        """The whole current view of ``seat``."""
         return {
             "type": "state",
             "table": self.id,
             "version": self.version,
             "seat": seat,
             "last_action": last,
-            "view": self._view(seat, cache),
+            "view": self._view(seat),
         }
+
+    def _delta_state(self, seat: int | None, last: dict[str, JSON] | None, before: dict[str, JSON]) -> Message:
+        """The current view of ``seat`` as the change from ``before``, its view at the version before."""
+        changed, appended, gone = view_delta(before, self._view(seat))
+        message: Message = {
+            "type": "state",
+            "table": self.id,
+            "version": self.version,
+            "seat": seat,
+            "last_action": last,
+            "changed": changed,
+        }
+        if appended:
+            message["appended"] = appended
+        if gone:
+            message["gone"] = gone
+        return message
 
     def _emit(self, client: Client, message: Message) -> None:
         observer = self.config.observer
@@ -343,17 +366,26 @@ class Table:
                 self.gate = HandGate.after(hand_before, self.config.next_hand_wait, hand_over)
             shared_over = Shared(hand_over)
             self._broadcast(lambda c: shared_over)
-        cache: dict[int | None, dict[str, JSON]] = {}
+        previous = self.version - 1
+        before = {seat: view for seat, (version, view) in self._shown.items() if version == previous}
+        self._shown = {}  # views of seats nobody watches any more are not kept
         watched = [i for i, s in enumerate(self.seats) if s.clients]
         if watched:  # built together: the public facts once
             for seat, view in game.observations(watched).items():
-                cache[seat] = view
-        states: dict[int | None, Message] = {}
+                self._shown[seat] = (self.version, view)
+        full: dict[int | None, Message] = {}
+        deltas: dict[int | None, Message] = {}
 
         def state(c: Client) -> Message:
-            m = states.get(c.seat)
+            seat = c.seat
+            if c.deltas and seat in before:
+                m = deltas.get(seat)
+                if m is None:
+                    m = deltas[seat] = Shared(self._delta_state(seat, last, before[seat]))
+                return m
+            m = full.get(seat)
             if m is None:
-                m = states[c.seat] = Shared(self._state(c.seat, last, cache))
+                m = full[seat] = Shared(self._state(seat, last))
             return m
 
         self._broadcast(state)

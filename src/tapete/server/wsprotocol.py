@@ -13,6 +13,11 @@
   high-water mark) and says whether it did; otherwise the caller queues the message for
   its writer task as before. ``Connection`` uses it when nothing is queued ahead of the
   message.
+- **Short frames go out uncompressed.** A text sent at once that is shorter than
+  ``RAW_BELOW`` bytes (a state as a delta, an acknowledgement, a pong) is written as a plain
+  frame even where the client agreed to permessage-deflate: RFC 7692 lets any message go
+  uncompressed (RSV1 unset), the compressor's window is left as it was, and compressing a
+  few hundred bytes costs more CPU than the bytes it saves.
 - **Sends wait while the transport is over its high-water mark**, on every uvicorn this
   runs on (uvicorn's own protocol does so only from 0.53), so a client that does not read
   fills its bounded outbox rather than the server's memory.
@@ -26,9 +31,13 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 READ_BACKLOG = 8
 """Messages received and not yet taken by the app at which the socket stops being read."""
+RAW_BELOW = 512
+"""Texts sent at once that are shorter than this many bytes are never compressed."""
 SEND_NOW = "tapete.send_now"
 """The ASGI extension (in ``scope["extensions"]``) whose ``"send"`` is ``send_text_now``."""
 
@@ -75,12 +84,20 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()  # a lost connection's transport is closing too
         ):
             return False
+        conn = self.conn
+        if len(text) < RAW_BELOW:
+            if conn.state is not State.OPEN:
+                return False
+            pending = conn.data_to_send()  # whatever the protocol queued goes first
+            pending.append(Frame(Opcode.TEXT, text).serialize(mask=False))
+            self.transport.write(b"".join(pending))
+            return True
         try:
-            self.conn.send_text(text)
+            conn.send_text(text)
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
 
 
-__all__ = ["READ_BACKLOG", "SEND_NOW", "TableSocketProtocol"]
+__all__ = ["RAW_BELOW", "READ_BACKLOG", "SEND_NOW", "TableSocketProtocol"]

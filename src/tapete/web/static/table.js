@@ -12,6 +12,7 @@ import { Queue, HOLD, LAST_HOLD, SLIDE, reducedMotion } from "./pacer.js";
 import { openOverlay, closeOverlay, overlayOpen } from "./overlay.js";
 import { refusal } from "./apierror.js";
 import { hasAnalysis, showAnalysis } from "./analysis.js";
+import { ViewDeltas } from "./deltas.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -27,6 +28,8 @@ const S = {
 const PING_EVERY = Number(localStorage.getItem("tapete.ping")) || 60000;
 const RECONNECT_MAX = 15000;
 const queue = new Queue(onMessage);
+/** States come as changes; each whole view is rebuilt as it arrives (./deltas.js). */
+const views = new ViewDeltas(() => send({ type: "sync" }));
 
 // --- tokens ------------------------------------------------------------------------------
 function seatToken() {
@@ -84,13 +87,16 @@ function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   S.ws = ws;
   S.pingAt = 0; S.pongAt = 0;
+  views.reset();
   ws.onopen = () => {
-    const hello = { type: "hello", table: tableId, lang };
+    const hello = { type: "hello", table: tableId, lang, deltas: true };
     if (TOKEN) hello.token = TOKEN; else hello.spectate = true;
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (ev) => {
-    const m = JSON.parse(ev.data);
+    let m = JSON.parse(ev.data);
+    if (S.ws !== ws) return; // a socket already replaced
+    if (m.type === "state" && (m = views.accept(m)) === null) return; // a gap: the whole view is on its way
     if (m.type === "welcome") { S.retries = 0; S.connects += 1; $("table").dataset.connects = String(S.connects); }
     if (m.type === "pong") S.pongAt = Date.now();
     // answers to what you just did are shown at once; what happens at the table is shown in order

@@ -1,0 +1,75 @@
+"""What a state as a change saves: bytes and CPU of a view's delta against its whole JSON.
+
+Plays ``--games`` games of each profile with random legal actions (``--seed``), and for every
+action and every seat (and the spectators) compares the change from the view before
+(``tapete.server.deltas.view_delta``) with the whole view: bytes as JSON (mean and p95) and
+the time to compute the change against the time to encode the whole view with orjson.
+
+    python benchmarks/view_deltas.py --games 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+import orjson
+
+from tapete import new_game
+from tapete.server.deltas import apply_delta, view_delta
+from tapete.server.views import spectator_view
+
+MAX_GAMES = 50
+
+
+def pairs_of(profile: str, games: int, seed: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(view before, view after) for every action, seat and the spectators over ``games`` games."""
+    rng = random.Random(seed)
+    out: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for g in range(games):
+        game = new_game(profile, seed=seed + g)
+        seats = len(game.scores())
+        previous: list[dict[str, Any]] | None = None
+        while not game.is_over():
+            shown = [game.observation(s) for s in range(seats)] + [spectator_view(game)]
+            if previous is not None:
+                out.extend(zip(previous, shown, strict=True))
+            previous = shown
+            game.apply(game.parse_action(rng.choice(game.observation(game.to_act)["legal_actions"])))
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--profiles", nargs="+", default=["cutthroat", "spades", "runfast"])
+    p.add_argument("--games", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    for profile in args.profiles:
+        pairs = pairs_of(profile, min(args.games, MAX_GAMES), args.seed)
+        whole = [len(orjson.dumps(after)) for _, after in pairs]
+        deltas = [view_delta(before, after) for before, after in pairs]
+        sizes = [len(orjson.dumps(d)) for d in deltas]
+        for (before, after), d in zip(pairs, deltas, strict=True):
+            assert orjson.dumps(apply_delta(before, *d)) == orjson.dumps(after)
+        t0 = time.perf_counter()
+        for before, after in pairs:
+            view_delta(before, after)
+        t1 = time.perf_counter()
+        for _, after in pairs:
+            orjson.dumps(after)
+        t2 = time.perf_counter()
+        n = len(pairs)
+        p95 = statistics.quantiles(sizes, n=20)[-1]
+        print(
+            f"{profile}: {n} views | whole {statistics.mean(whole):,.0f} B, change {statistics.mean(sizes):,.0f} B "
+            f"(p95 {p95:,.0f}) = {statistics.mean(sizes) / statistics.mean(whole):.2f} of the bytes | "
+            f"change {(t1 - t0) / n * 1e6:.1f} us, whole encoded {(t2 - t1) / n * 1e6:.1f} us"
+        )
+
+
+if __name__ == "__main__":
+    main()
