@@ -211,27 +211,18 @@ class Counter:
         self.actions = 0
 
 
-def whole_view(m: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
-    """The view a ``state`` message stands for: its ``view``, or its change applied to ``before``."""
-    if "view" in m:
-        return dict(m["view"])
-    from tapete.server.deltas import apply_delta
-
-    if before is None:
-        raise SystemExit("a change arrived before any whole view")
-    return apply_delta(before, m["changed"], m.get("appended"), m.get("gone"))
-
-
 async def seat_client(
     port: int, table: str, token: str, counter: Counter | None, until: float, deltas: bool = True
 ) -> None:
     """Play a seat: its first legal action whenever it is to act, until the game ends or time is up."""
     from websockets.asyncio.client import connect
 
+    from tapete.server.deltas import ViewReader
+
     async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "deltas": deltas}))
         last = -1
-        view: dict[str, Any] | None = None
+        reader = ViewReader()
         while time.monotonic() < until:
             try:
                 m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
@@ -246,7 +237,9 @@ async def seat_client(
             if counter is not None and counter.on and last >= 0 and version > last:
                 counter.actions += version - last
             last = version
-            view = whole_view(m, view)
+            view = reader.read(m)
+            if view is None:
+                raise SystemExit("a change that does not follow the view before it")
             if view.get("legal_actions") and view.get("to_act") == m["seat"]:
                 await ws.send(json.dumps({"type": "action", "version": version, "action": view["legal_actions"][0]}))
 

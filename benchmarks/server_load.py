@@ -38,6 +38,8 @@ from typing import Any
 MAX_TABLES = 200
 SRC = ""
 """Source folder the server runs from (``--src``; empty: the installed one)."""
+DELTAS = True
+"""Whether the scripted people ask for states as changes, as the browser table does (``--full-states``: not)."""
 MAX_SECONDS = 60.0
 
 
@@ -167,8 +169,11 @@ async def tapete_client(port: int, profile: str, seats: int, seed: int, until: f
     )
     table, token = t["table"], t["seats"][0]["token"]
     version = 0
+    from tapete.server.deltas import ViewReader
+
+    reader = ViewReader()
     async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
-        await ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+        await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "deltas": DELTAS}))
         sent_at: float | None = None
         sent_version = -1
         while time.monotonic() < until:
@@ -184,7 +189,9 @@ async def tapete_client(port: int, profile: str, seats: int, seed: int, until: f
             if sent_at is not None and version > sent_version:
                 lat.append(time.perf_counter() - sent_at)
                 sent_at = None
-            view = m["view"]
+            view = reader.read(m)
+            if view is None:
+                raise SystemExit("a change that does not follow the view before it")
             if view["legal_actions"] and view["to_act"] == m["seat"] and sent_at is None:
                 sent_version = version
                 sent_at = time.perf_counter()
@@ -249,14 +256,18 @@ async def person(port: int, profile: str, seats: int, seed: int, pace: Pace, unt
     """One table: a person answering each turn after 2–5 s, easy bots in the other seats."""
     from websockets.asyncio.client import connect
 
+    from tapete.server.deltas import ViewReader
+
     rng = random.Random(seed)
     while time.monotonic() < until:
         t = await http_json(
             port, "/api/tables", {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
         )
         seed += 7919
+        reader = ViewReader()
         async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "table": t["table"], "token": t["seats"][0]["token"]}))
+            hello = {"type": "hello", "table": t["table"], "token": t["seats"][0]["token"], "deltas": DELTAS}
+            await ws.send(json.dumps(hello))
             sent_at: float | None = None
             sent_version = -1
             last = -1
@@ -294,7 +305,10 @@ async def person(port: int, profile: str, seats: int, seed: int, pace: Pace, unt
                         if pace.measuring:
                             pace.lat.append(time.perf_counter() - sent_at)
                         sent_at = None
-                    view = m["view"]
+                    view = reader.read(m)
+                    if view is None:
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
                     if view.get("legal_actions") and view.get("to_act") == m["seat"] and sent_at is None:
                         choice = view["legal_actions"][0]  # the person plays the first legal action
                         if act_at is None:
@@ -433,9 +447,11 @@ def main() -> None:
     p.add_argument("--py-spy", metavar="OUT", help="--human-pace: record the server with py-spy (.txt: raw stacks)")
     p.add_argument("--ramp", type=float, default=20.0, help="seconds over which the --human-pace tables open")
     p.add_argument("--src", default="", help="run the tapete server from this source folder (PYTHONPATH)")
+    p.add_argument("--full-states", action="store_true", help="the scripted people ask for whole views, not changes")
     args = p.parse_args()
-    global SRC
+    global SRC, DELTAS
     SRC = args.src
+    DELTAS = not args.full_states
     if args.serve == "echo":
         serve_echo(args.port)
     elif args.serve == "tapete":

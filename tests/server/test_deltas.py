@@ -17,7 +17,7 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.uri import parse_uri
 
 from tapete import new_game
-from tapete.server.deltas import apply_delta, same_json, view_delta
+from tapete.server.deltas import ViewReader, apply_delta, same_json, view_delta
 from tapete.server.views import spectator_view
 from tapete.server.wsprotocol import RAW_BELOW, SEND_NOW
 from tests.server.helpers import Player, create_table, make_app
@@ -86,6 +86,17 @@ def test_a_list_that_only_grew_sends_its_new_items() -> None:
     assert apply_delta(before, changed, appended, gone) == after
     with pytest.raises(ValueError, match="not a list"):
         apply_delta({"a": 1}, {}, {"a": [2]})
+
+
+def test_a_reader_rebuilds_views_and_refuses_a_change_that_does_not_follow() -> None:
+    r = ViewReader()
+    assert r.read({"version": 3, "changed": {"a": 1}}) is None  # no whole view yet
+    assert r.read({"version": 3, "view": {"a": 0, "t": [1]}}) == {"a": 0, "t": [1]}
+    assert r.read({"version": 4, "changed": {"a": 2}, "appended": {"t": [2]}}) == {"a": 2, "t": [1, 2]}
+    assert r.read({"version": 6, "changed": {"a": 3}}) is None  # version 5 was missed
+    assert r.view == {"a": 2, "t": [1, 2]} and r.version == 4  # what it holds is unchanged
+    assert r.read({"version": 9, "view": {"b": None}}) == {"b": None}  # a whole view starts again
+    assert r.read({"version": 10, "changed": {}, "gone": ["b"]}) == {}
 
 
 @pytest.mark.parametrize(("profile", "seats"), [("cutthroat", 3), ("spades", 4), ("runfast", 3)])

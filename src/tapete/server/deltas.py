@@ -120,4 +120,27 @@ def apply_delta(
     return out
 
 
-__all__ = ["Delta", "apply_delta", "same_json", "view_delta"]
+class ViewReader:
+    """A client's side of one socket: the whole view each ``state`` message stands for.
+
+    ``read`` returns ``None`` for a change that does not follow the view held (a client then
+    asks for ``sync``); a whole view always resets it.
+    """
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.view: dict[str, JSON] | None = None
+
+    def read(self, message: Mapping[str, Any]) -> dict[str, JSON] | None:
+        """The view of ``message`` (a ``state``), whole or rebuilt from its change."""
+        if "view" in message:
+            self.view, self.version = message["view"], message["version"]
+            return self.view
+        if self.view is None or self.version is None or message["version"] != self.version + 1:
+            return None
+        self.view = apply_delta(self.view, message["changed"], message.get("appended"), message.get("gone"))
+        self.version = message["version"]
+        return self.view
+
+
+__all__ = ["Delta", "ViewReader", "apply_delta", "same_json", "view_delta"]
