@@ -13,6 +13,7 @@ import pytest
 
 from tapete.server.cluster.lease import Leases
 from tapete.server.db import Store
+from tapete.server.deltas import ViewReader
 from tapete.server.errors import ServerError
 from tapete.server.messages import error_message
 from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
@@ -45,22 +46,25 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
     with open_socket(b) as ws, open_socket(b) as spectator:
         spectator.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))
         assert recv_json(spectator)["type"] == "welcome"
-        ws.send(json.dumps({"type": "hello", "table": tid, "token": token, "lang": "es"}))
+        ws.send(json.dumps({"type": "hello", "table": tid, "token": token, "lang": "es", "deltas": True}))
         welcome = recv_json(ws)
         assert welcome["type"] == "welcome" and welcome["seat"] == 0 and welcome["role"] == "player"
         health_a, health_b = (httpx.get(f"{u}/healthz", timeout=10).json() for u in (a, b))
         assert health_a["node"] == "a" and health_a["leases"] == 1 and health_a["sockets_of_other_nodes"] == 2
         assert health_b["node"] == "b" and health_b["leases"] == 0 and health_b["sockets_forwarded"] == 2
         state: dict[str, Any] | None = None
-        acked = 0
+        acked = changes = 0
         over = False
+        reader = ViewReader()  # states come as changes, through the owner and the bus
         while not over:
             m = recv_json(ws)
             if m["type"] == "state":
                 if state is not None and state["view"]["to_act"] == 0 and m["last_action"]["seat"] == 0:
                     acked += 1
-                state = m
-                view = m["view"]
+                view = reader.read(m)
+                assert view is not None, "a change that does not follow the view before it"
+                changes += "view" not in m
+                state = {**m, "view": view}
                 if view["to_act"] == 0 and view["legal_actions"]:
                     ws.send(json.dumps({"type": "action", "version": m["version"], "action": view["legal_actions"][0]}))
             elif m["type"] == "game_over":
@@ -73,6 +77,12 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
         while refusal["type"] != "error":
             refusal = recv_json(ws)
         assert refusal == {**error_message(ServerError("game_over", "the game is over"), "es", 5)}
+        ws.send(json.dumps({"type": "sync"}))  # the whole view equals the one rebuilt from changes
+        whole = recv_json(ws)
+        while whole["type"] != "state":
+            whole = recv_json(ws)
+        assert state is not None and whole["version"] == state["version"] and whole["view"] == state["view"]
+        assert changes > 10
         ws.send(json.dumps({"type": "ping", "id": 7}))
         pong = recv_json(ws)
         while pong["type"] != "pong":
