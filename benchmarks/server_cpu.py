@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 MAX_TABLES = 400
@@ -370,17 +371,20 @@ async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple
         proc.wait(20)
 
 
-async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
+ACTION = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
+"""An action-sized text frame: what the echo and the floor's clients send."""
+Clients = Callable[[int, Counter, float], list[Coroutine[Any, Any, None]]]
+"""``(port, counter, until) -> the clients of a bare server``."""
+
+
+async def bare_round(args: argparse.Namespace, kind: str, clients_of: Clients) -> tuple[int, float, float]:
+    """Start the bare server ``kind`` (echo or floor), run its clients and measure it."""
     port = free_port()
-    proc = start("echo", port, deflate=not args.no_deflate)
+    proc = start(kind, port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes)
     try:
         counter = Counter()
         until = time.monotonic() + args.warmup + args.seconds + 0.5
-        payload = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
-        clients = [
-            asyncio.create_task(echo_client(port, counter, until, payload))
-            for _ in range(args.echo_clients or args.tables * args.seats)
-        ]
+        clients = [asyncio.create_task(c) for c in clients_of(port, counter, until)]
         result = await measure(proc.pid, counter, args.warmup, args.seconds)
         for task in clients:
             task.cancel()
@@ -389,28 +393,24 @@ async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
+    n = args.echo_clients or args.tables * args.seats
+    return await bare_round(
+        args, "echo", lambda port, counter, until: [echo_client(port, counter, until, ACTION) for _ in range(n)]
+    )
 
 
 async def floor_round(args: argparse.Namespace) -> tuple[int, float, float]:
-    port = free_port()
-    proc = start("floor", port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes)
-    try:
-        counter = Counter()
-        until = time.monotonic() + args.warmup + args.seconds + 0.5
-        act = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
-        clients = [
-            asyncio.create_task(floor_client(port, g, i, counter if i == 0 else None, until, act))
+    def clients_of(port: int, counter: Counter, until: float) -> list[Coroutine[Any, Any, None]]:
+        return [
+            floor_client(port, g, i, counter if i == 0 else None, until, ACTION)
             for g in range(args.tables)
             for i in range(3)
         ]
-        result = await measure(proc.pid, counter, args.warmup, args.seconds)
-        for task in clients:
-            task.cancel()
-        await asyncio.gather(*clients, return_exceptions=True)
-        return result
-    finally:
-        proc.terminate()
-        proc.wait(20)
+
+    return await bare_round(args, "floor", clients_of)
 
 
 def drop_pg_tables(url: str, prefix: str) -> None:
