@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from tapete.cards import card_name, iter_bits
 from tapete.server import create_app
-from tapete.server.deltas import apply_delta
+from tapete.server.deltas import ViewReader
 from tapete.server.limits import Limits
 
 TEST_LIMITS = Limits(tables_per_client_minute=1000)
@@ -107,6 +107,7 @@ class Player:
         self.state: dict[str, Any] | None = None
         self.states: list[dict[str, Any]] = []
         self.seen: list[dict[str, Any]] = []
+        self._reader = ViewReader()
 
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send_json(msg)
@@ -122,12 +123,11 @@ class Player:
 
     def _whole(self, m: dict[str, Any]) -> dict[str, Any]:
         """The whole state a ``state`` message stands for (a delta follows the state before it)."""
+        assert "view" in m or self.deltas, f"a delta to a client that did not ask: {m}"
+        view = self._reader.read(m)
+        assert view is not None, "a delta that does not follow the state before it"
         if "view" in m:
             return m
-        assert self.deltas, f"a delta to a client that did not ask: {m}"
-        before = self.state
-        assert before is not None and m["version"] == before["version"] + 1, "a delta that does not follow"
-        view = apply_delta(before["view"], m["changed"], m.get("appended"), m.get("gone"))
         whole = {k: v for k, v in m.items() if k not in ("changed", "appended", "gone")}
         return {**whole, "view": view}
 
