@@ -286,6 +286,23 @@ def test_observations_together_equal_each_seats_own(profile: str) -> None:
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+def test_views_built_together_keep_their_option_values_and_a_seats_own_view_gets_copies(profile: str) -> None:
+    """The server reads the views ``observations`` builds and compares them with the ones of
+    the version before: their option values are the same objects at every version (nothing
+    to compare), while ``observation`` gives copies a caller may change."""
+    rng = random.Random(f"kept {profile}")
+    game = tapete.new_game(profile, seed=2, options=FAST_OPTIONS.get(profile, {}))
+    first = game.observations([0])[0]
+    game.apply(sensible_random_action(game, rng))
+    later = game.observations([0, 1])
+    assert later[0]["rules"] is first["rules"] and later[1]["options"] is first["options"]
+    own = game.observation(0)
+    assert own["rules"] == first["rules"] and own["rules"] is not first["rules"]
+    own["rules"].clear()
+    assert game.observations([0])[0]["rules"] == later[0]["rules"] != {}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_a_pickled_game_comes_back_the_same_and_plays_on_the_same(profile: str) -> None:
     """The server's workers rebuild a table from its log and send the game back pickled
     (``server/jobs.py``); ``tests/test_compiled.py`` runs this against the compiled engine,

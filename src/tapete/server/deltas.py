@@ -67,6 +67,8 @@ def view_delta(before: Mapping[str, JSON], after: Mapping[str, JSON]) -> Delta:
     get = before.get
     for key, value in after.items():
         old = get(key, _MISSING)
+        if old is value:
+            continue  # one object is one JSON value (views built together keep the options' objects)
         if old == value:
             kept_before.append(old)
             kept_after.append(value)

@@ -432,18 +432,21 @@ class RunFastGame:
         """The observations of ``seats`` at once, each equal to ``observation(seat)``.
 
         The public facts are built once and the views share them (the same lists and
-        dicts), so treat the views as read-only, or change a copy.
+        dicts; the option values are even the same objects from one version to the next),
+        so treat the views as read-only, or change a copy.
         """
-        public = self._public_view()
+        public = self._public_view(shared=True)
         return {seat: self._seat_view(seat, public) for seat in seats}
 
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
         return self._seat_view(seat, self._public_view())
 
-    def _public_view(self) -> _PublicView:
-        """What every seat sees alike, in the order the observation lists it."""
+    def _public_view(self, shared: bool = False) -> _PublicView:
+        """What every seat sees alike, in the order the observation lists it (``shared``: the
+        option values kept in the rules, not copies)."""
         rules = self.rules
+        overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
         cur_key = self.cur_key
         current: CurrentPlay | None = None
         if cur_key >= 0:
@@ -453,8 +456,8 @@ class RunFastGame:
             pending = {"seat": self.pending, "cards": card_names(self.pending_mask)}
         s = self.settlement
         return _PublicView(
-            rules.overrides_json(),
-            rules.options_json(),
+            overrides,
+            options,
             self.phase.name.lower(),
             [h.bit_count() for h in self.hands],
             list(self.played),

@@ -117,3 +117,12 @@ class RunFastRules:
 
     def overrides_json(self) -> dict[str, object]:
         return dict(self.overrides)
+
+    def kept_json(self) -> tuple[dict[str, object], dict[str, object]]:
+        """``(overrides_json(), options_json())`` kept in these (frozen) rules: the same two
+        objects at every call, for views that are only read (``RunFastGame.observations``)."""
+        kept: tuple[dict[str, object], dict[str, object]] | None = self.__dict__.get("_kept_json")
+        if kept is None:
+            kept = (self.overrides_json(), self.options_json())
+            object.__setattr__(self, "_kept_json", kept)
+        return kept

@@ -764,14 +764,17 @@ class SpadesGame(TrickState):
         """The observations of ``seats`` at once, each equal to ``observation(seat)``.
 
         The public facts are built once and the views share them (the same lists and
-        dicts), so treat the views as read-only, or change a copy.
+        dicts; the option values are even the same objects from one version to the next),
+        so treat the views as read-only, or change a copy.
         """
-        public = self._public_view()
+        public = self._public_view(shared=True)
         return {seat: self._seat_view(seat, public) for seat in seats}
 
-    def _public_view(self) -> _PublicView:
-        """What every seat sees alike, in the order the observation lists it."""
+    def _public_view(self, shared: bool = False) -> _PublicView:
+        """What every seat sees alike, in the order the observation lists it (``shared``: the
+        option values kept in the rules, not copies)."""
         rules = self.rules
+        overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
         log = self.log
         players = self.num_players
         tricks: list[TrickView] = [t.view(players) for t in log.tricks]
@@ -780,8 +783,8 @@ class SpadesGame(TrickState):
         if self.phase is Phase.OVER:
             last = log
         return _PublicView(
-            rules.overrides_json(),
-            rules.options_json(),
+            overrides,
+            options,
             self.phase.name.lower(),
             [h.bit_count() for h in self.hands],
             list(self.dealt_sizes),
