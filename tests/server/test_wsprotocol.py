@@ -10,15 +10,16 @@ import asyncio
 import json
 from typing import Any, cast
 
+import pytest
 from starlette.websockets import WebSocket
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
-from websockets.frames import Frame
+from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
 from tapete.server.connection import Connection
-from tapete.server.wsprotocol import READ_BACKLOG, SEND_NOW, TableSocketProtocol
+from tapete.server.wsprotocol import READ_BACKLOG, SEND_NOW, TableSocketProtocol, plain_text_frame
 
 
 class RecordingTransport(asyncio.Transport):
@@ -208,3 +209,9 @@ def test_a_message_that_fails_to_go_out_at_once_is_left_to_the_writer_not_raised
         await asyncio.wait_for(writer, 1)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 511, 65535, 65536, 70000])
+def test_a_plain_text_frame_is_the_frame_websockets_writes(size: int) -> None:
+    text = ("é" * size).encode("utf-8")[:size]
+    assert plain_text_frame(text) == Frame(Opcode.TEXT, text).serialize(mask=False)

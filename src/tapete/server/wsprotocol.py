@@ -31,7 +31,6 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
-from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 READ_BACKLOG = 8
@@ -89,8 +88,8 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
             if conn.state is not State.OPEN:
                 return False
             pending = conn.data_to_send()  # whatever the protocol queued goes first
-            pending.append(Frame(Opcode.TEXT, text).serialize(mask=False))
-            self.transport.write(b"".join(pending))
+            pending.append(plain_text_frame(text))
+            self.transport.write(b"".join(pending) if len(pending) > 1 else pending[0])
             return True
         try:
             conn.send_text(text)
@@ -100,4 +99,15 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
 
-__all__ = ["RAW_BELOW", "READ_BACKLOG", "SEND_NOW", "TableSocketProtocol"]
+def plain_text_frame(text: bytes) -> bytes:
+    """One final, unmasked, uncompressed text frame carrying ``text`` (RFC 6455 §5.2), as a
+    server sends it; what ``websockets``' ``Frame(Opcode.TEXT, text).serialize(mask=False)`` gives."""
+    n = len(text)
+    if n < 126:
+        return bytes((0x81, n)) + text
+    if n < 1 << 16:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + text
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + text
+
+
+__all__ = ["RAW_BELOW", "READ_BACKLOG", "SEND_NOW", "TableSocketProtocol", "plain_text_frame"]
