@@ -18,7 +18,8 @@ processes (2) of the ``websockets`` client instead (compression on); a client re
 end. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions per
 second, the action → acknowledgement latency (p50/p99), the nodes' CPU per accepted action
 and how busy the whole machine was (other work on it leaves the nodes less), for one node
-and for two.
+and for two,
+with the CPU of PostgreSQL and Redis when they run on the same machine.
 Every client socket has a source address of its own (127.0.0.x), so that the per-address
 limits of a public server are not what is measured. Bounded in count and time.
 
@@ -255,6 +256,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def service_cpu_seconds(name: str) -> float:
+    """CPU seconds of every local process named ``name`` (``postgres``, ``redis-server``), with the
+    children they reaped (a PostgreSQL backend that ended); 0 when none runs here."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                head, tail = f.read().rsplit(")", 1)
+        except OSError:
+            continue  # ended meanwhile
+        if head.split("(", 1)[1] == name:
+            fields = tail.split()
+            total += sum(int(x) for x in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def services_cpu() -> dict[str, float]:
+    return {name: service_cpu_seconds(name) for name in ("postgres", "redis-server")}
+
+
 def machine_busy() -> tuple[float, float]:
     """(busy, total) CPU time of the whole machine so far (``/proc/stat``), in ticks."""
     with open("/proc/stat") as f:
@@ -304,10 +327,10 @@ def run(
                 workers.append(p)
             client_pids = [p.pid for p in workers if p.pid is not None]
         time.sleep(max(0.0, start - time.monotonic()))
-        cpu0, busy0 = [cpu_seconds(p.pid) for p in procs], machine_busy()
+        cpu0, busy0, svc0 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
         ccpu0 = sum(cpu_seconds(pid) for pid in client_pids)
         time.sleep(max(0.0, until - time.monotonic()))
-        cpu1, busy1 = [cpu_seconds(p.pid) for p in procs], machine_busy()
+        cpu1, busy1, svc1 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
         ccpu1 = sum(cpu_seconds(pid) for pid in client_pids)
         acks = 0
         lat: list[float] = []
@@ -333,6 +356,9 @@ def run(
             "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
             "client_cpu_percent": round(100 * (ccpu1 - ccpu0) / seconds),
             "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / max(1e-9, busy1[1] - busy0[1])),
+            # PostgreSQL and Redis when they run on this machine (0 when elsewhere), % of one core
+            "postgres_cpu_percent": round(100 * (svc1["postgres"] - svc0["postgres"]) / seconds),
+            "redis_cpu_percent": round(100 * (svc1["redis-server"] - svc0["redis-server"]) / seconds),
             **extra,
         }
     finally:

@@ -16,8 +16,9 @@
 - **Short frames go out uncompressed.** A text sent at once that is shorter than
   ``RAW_BELOW`` bytes (a state as a delta, an acknowledgement, a pong) is written as a plain
   frame even where the client agreed to permessage-deflate: RFC 7692 lets any message go
-  uncompressed (RSV1 unset), the compressor's window is left as it was, and compressing a
-  few hundred bytes costs more CPU than the bytes it saves.
+  uncompressed (RSV1 unset), the compressor's window is left as it was, and compressing
+  under a kilobyte costs more CPU than the bytes are worth (over random play 8 % of the
+  changes are 512–1,023 bytes and none larger; whole views, 1.4–2 KB, stay compressed).
 - **Sends wait while the transport is over its high-water mark**, on every uvicorn this
   runs on (uvicorn's own protocol does so only from 0.53), so a client that does not read
   fills its bounded outbox rather than the server's memory.
@@ -35,7 +36,7 @@ from websockets.protocol import State
 
 READ_BACKLOG = 8
 """Messages received and not yet taken by the app at which the socket stops being read."""
-RAW_BELOW = 512
+RAW_BELOW = 1024
 """Texts sent at once that are shorter than this many bytes are never compressed."""
 SEND_NOW = "tapete.send_now"
 """The ASGI extension (in ``scope["extensions"]``) whose ``"send"`` is ``send_text_now``."""
