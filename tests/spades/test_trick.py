@@ -85,3 +85,27 @@ def test_winning_cards_are_the_cards_that_beat_the_best(cards: list[int], mask: 
     assert winning_cards(mask, best, FOLLOW[led]) == expected
     # the winner is the card no other card of the trick beats
     assert not any(beats(c, best, led) for c in cards)
+
+
+def test_views_built_together_keep_each_finished_trick_and_a_seats_own_view_gets_copies() -> None:
+    """The server compares each version's views with the ones before: a finished trick is the
+    same object in every view ``observations`` builds, version after version, and a copy in
+    ``observation``'s."""
+    rng = random.Random(4)
+    game = tapete.new_game("cutthroat", seed=3)
+    assert isinstance(game, SpadesGame)
+    before: list[object] = []
+    kept = 0
+    while not game.is_over() and game.hand_number < 2:
+        view = game.observations([0, 1])
+        tricks = view[0]["tricks"]
+        assert all(a is b for a, b in zip(tricks, view[1]["tricks"], strict=True))
+        for old, trick in zip(before, tricks, strict=False):
+            if old == trick:  # the same finished trick as at the version before
+                assert old is trick
+                kept += 1
+        before = list(tricks)
+        own = game.observation(0)
+        assert own["tricks"] == tricks and all(a is not b for a, b in zip(own["tricks"], tricks, strict=True))
+        game.apply(game.parse_action(rng.choice(game.observation(game.to_act)["legal_actions"])))
+    assert kept > 100

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_
 from typing import Any
 
 import orjson
@@ -70,6 +71,8 @@ def view_delta(before: Mapping[str, JSON], after: Mapping[str, JSON]) -> Delta:
         if old is value:
             continue  # one object is one JSON value (views built together keep the options' objects)
         if old == value:
+            if type(old) is list and all(map(is_, old, value)):
+                continue  # the same items: the same JSON (small numbers, kept tricks)
             kept_before.append(old)
             kept_after.append(value)
         elif old is _MISSING:
@@ -92,7 +95,7 @@ def _grew(old: JSON, value: JSON) -> bool:
     if type(old) is not list or type(value) is not list or not 0 < len(old) < len(value):
         return False
     head = value[: len(old)]
-    return old == head and _same_encoding(old, head)
+    return old == head and (all(map(is_, old, head)) or _same_encoding(old, head))
 
 
 def _same_encoding(a: object, b: object) -> bool:

@@ -220,7 +220,7 @@ def check_draw(rules: SpadesRules, draw: Sequence[object], dealer: int | None) -
 class TrickLog:
     """One trick: who led, the cards in the order played, who sat out, who won."""
 
-    __slots__ = ("cards", "done", "leader", "sitting_out", "winner")
+    __slots__ = ("cards", "done", "kept", "leader", "sitting_out", "winner")
 
     def __init__(self, leader: int, cards: list[int], sitting_out: int = -1, winner: int | None = None) -> None:
         self.leader = leader
@@ -229,6 +229,8 @@ class TrickLog:
         self.winner = winner
         self.done: tuple[list[str], list[int]] | None = None
         """A finished trick's card names and seats, kept for its views (it never changes again)."""
+        self.kept: TrickView | None = None
+        """A finished trick's view as ``kept_view`` gives it."""
 
     def seats(self, players: int) -> list[int]:
         """The seat that played each card, clockwise from the leader."""
@@ -244,6 +246,16 @@ class TrickLog:
                 return {"leader": self.leader, "cards": names, "seats": seats, "winner": None}
             done = self.done = (names, seats)
         return {"leader": self.leader, "cards": list(done[0]), "seats": list(done[1]), "winner": self.winner}
+
+    def kept_view(self, players: int) -> TrickView:
+        """``view``, but for a finished trick one value kept and given at every call, for views
+        that are only read (``SpadesGame.observations``)."""
+        kept = self.kept
+        if kept is None:
+            kept = self.view(players)
+            if self.winner is not None:
+                self.kept = kept
+        return kept
 
     def copy(self) -> TrickLog:
         return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
@@ -777,7 +789,7 @@ class SpadesGame(TrickState):
         overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
         log = self.log
         players = self.num_players
-        tricks: list[TrickView] = [t.view(players) for t in log.tricks]
+        tricks: list[TrickView] = [t.kept_view(players) if shared else t.view(players) for t in log.tricks]
         current = tricks.pop() if self.phase is Phase.PLAY else None
         last = self.logs[-2] if len(self.logs) >= 2 and self.phase is not Phase.OVER else None
         if self.phase is Phase.OVER:
