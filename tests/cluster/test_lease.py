@@ -23,6 +23,7 @@ def leases(pg: tuple[str, str]) -> Iterator[Leases]:
     found = Leases(store, lease_seconds=LEASE)
     found.create_schema()
     yield found
+    found.close()
     store.dispose()
 
 
@@ -120,3 +121,7 @@ def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
     answers = leases.append_many([FencedEvent("b1", 0, 0, "{}", 1), FencedEvent("b1", 1, 0, '{"seat": 1}', 1)], "a")
     assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
     assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1]
+    # the connection kept for these writes, once closed, is opened again by the next batch
+    leases.close()
+    assert leases.append_many([FencedEvent("b1", 2, 0, '{"seat": 2}', 1)], "a") == [None]
+    assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1, 2]

@@ -79,7 +79,7 @@ class GroupCommit:
         if self._thread is None:
             raise RuntimeError("the log writer is not running")
         row = EventRow(
-            table_id, seq, hand, _text(action), time.time(), json.dumps(final) if final is not None else None
+            table_id, seq, hand, action_text(action), time.time(), json.dumps(final) if final is not None else None
         )
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put(_Pending(row, future))
@@ -158,8 +158,8 @@ class GroupCommit:
             loop.call_soon_threadsafe(_wake, batch, errors)
 
 
-def _text(action: dict[str, Any]) -> str:
-    """An action's logged form: JSON with sorted keys."""
+def action_text(action: dict[str, Any]) -> str:
+    """An action's logged form: compact JSON with sorted keys (every writer of the log uses it)."""
     try:
         return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode("utf-8")
     except TypeError:
@@ -177,4 +177,4 @@ def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
             p.future.set_exception(err)
 
 
-__all__ = ["LINGER", "MAX_BATCH", "GroupCommit"]
+__all__ = ["LINGER", "MAX_BATCH", "GroupCommit", "action_text"]

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from tapete.server.cluster.lease import FencedEvent, Leases
+from tapete.server.groupcommit import action_text
 
 MAX_BATCH: Final = 500
 """Most events written in one transaction."""
@@ -43,7 +44,7 @@ class FencedLog:
             table_id,
             seq,
             hand,
-            json.dumps(action, sort_keys=True),
+            action_text(action),
             epoch,
             None if final is None else json.dumps(final),
         )
