@@ -776,15 +776,15 @@ class SpadesGame(TrickState):
         """The observations of ``seats`` at once, each equal to ``observation(seat)``.
 
         The public facts are built once and the views share them (the same lists and
-        dicts; the option values are even the same objects from one version to the next),
-        so treat the views as read-only, or change a copy.
+        dicts; the option values and finished tricks are even the same objects from one
+        version to the next), so treat the views as read-only, or change a copy.
         """
         public = self._public_view(shared=True)
         return {seat: self._seat_view(seat, public) for seat in seats}
 
     def _public_view(self, shared: bool = False) -> _PublicView:
-        """What every seat sees alike, in the order the observation lists it (``shared``: the
-        option values kept in the rules, not copies)."""
+        """What every seat sees alike, in the order the observation lists it (``shared``: what
+        does not change — the option values, each finished trick — as kept objects, not copies)."""
         rules = self.rules
         overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
         log = self.log
