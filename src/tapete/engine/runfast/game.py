@@ -446,7 +446,7 @@ class RunFastGame:
         """What every seat sees alike, in the order the observation lists it (``shared``: the
         option values kept in the rules, not copies)."""
         rules = self.rules
-        overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
+        overrides, options = rules.kept_json if shared else (rules.overrides_json(), rules.options_json())
         cur_key = self.cur_key
         current: CurrentPlay | None = None
         if cur_key >= 0:

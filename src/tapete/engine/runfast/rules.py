@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final
 
 from tapete.cards import Card
@@ -118,11 +119,8 @@ class RunFastRules:
     def overrides_json(self) -> dict[str, object]:
         return dict(self.overrides)
 
+    @cached_property
     def kept_json(self) -> tuple[dict[str, object], dict[str, object]]:
-        """``(overrides_json(), options_json())`` kept in these (frozen) rules: the same two
-        objects at every call, for views that are only read (``RunFastGame.observations``)."""
-        kept: tuple[dict[str, object], dict[str, object]] | None = self.__dict__.get("_kept_json")
-        if kept is None:
-            kept = (self.overrides_json(), self.options_json())
-            object.__setattr__(self, "_kept_json", kept)
-        return kept
+        """``(overrides_json(), options_json())`` built once: the same two objects at every
+        read, for views that are only read (``RunFastGame.observations``)."""
+        return self.overrides_json(), self.options_json()

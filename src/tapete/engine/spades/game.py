@@ -786,7 +786,7 @@ class SpadesGame(TrickState):
         """What every seat sees alike, in the order the observation lists it (``shared``: what
         does not change — the option values, each finished trick — as kept objects, not copies)."""
         rules = self.rules
-        overrides, options = rules.kept_json() if shared else (rules.overrides_json(), rules.options_json())
+        overrides, options = rules.kept_json if shared else (rules.overrides_json(), rules.options_json())
         log = self.log
         players = self.num_players
         tricks: list[TrickView] = [t.kept_view(players) if shared else t.view(players) for t in log.tricks]

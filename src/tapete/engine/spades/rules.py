@@ -275,11 +275,8 @@ class SpadesRules:
     def overrides_json(self) -> dict[str, object]:
         return dict(self.overrides)
 
+    @cached_property
     def kept_json(self) -> tuple[dict[str, object], dict[str, object]]:
-        """``(overrides_json(), options_json())`` kept in these (frozen) rules: the same two
-        objects at every call, for views that are only read (``SpadesGame.observations``)."""
-        kept: tuple[dict[str, object], dict[str, object]] | None = self.__dict__.get("_kept_json")
-        if kept is None:
-            kept = (self.overrides_json(), self.options_json())
-            object.__setattr__(self, "_kept_json", kept)
-        return kept
+        """``(overrides_json(), options_json())`` built once: the same two objects at every
+        read, for views that are only read (``SpadesGame.observations``)."""
+        return self.overrides_json(), self.options_json()
