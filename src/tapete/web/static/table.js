@@ -94,8 +94,8 @@ function connect() {
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (ev) => {
-    let m = JSON.parse(ev.data);
     if (S.ws !== ws) return; // a socket already replaced
+    let m = JSON.parse(ev.data);
     if (m.type === "state" && (m = views.accept(m)) === null) return; // a gap: the whole view is on its way
     if (m.type === "welcome") { S.retries = 0; S.connects += 1; $("table").dataset.connects = String(S.connects); }
     if (m.type === "pong") S.pongAt = Date.now();
