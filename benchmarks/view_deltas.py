@@ -1,7 +1,7 @@
 """What a state as a change saves: bytes and CPU of a view's delta against its whole JSON.
 
 Plays ``--games`` games of each profile with random legal actions (``--seed``), and for every
-action and every seat (and the spectators) compares the change from the view before
+action and every seat (views built together, as the server builds them) and the spectators compares the change from the view before
 (``tapete.server.deltas.view_delta``) with the whole view: bytes as JSON (mean and p95) and
 the time to compute the change against the time to encode the whole view with orjson.
 
@@ -23,18 +23,24 @@ from tapete.server.deltas import apply_delta, view_delta
 from tapete.server.views import spectator_view
 
 MAX_GAMES = 50
+MAX_ACTIONS = 5000
 
 
-def pairs_of(profile: str, games: int, seed: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(view before, view after) for every action, seat and the spectators over ``games`` games."""
+def pairs_of(profile: str, games: int, seed: int, actions: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(view before, view after) for every action, seat and the spectators over ``games`` games of
+    at most ``actions`` actions each (random bids can keep a game going for a very long time)."""
     rng = random.Random(seed)
     out: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for g in range(games):
         game = new_game(profile, seed=seed + g)
-        seats = len(game.scores())
+        seats = range(game.num_players)
         previous: list[dict[str, Any]] | None = None
-        while not game.is_over():
-            shown = [game.observation(s) for s in range(seats)] + [spectator_view(game)]
+        for _ in range(actions):
+            if game.is_over():
+                break
+            # built together, as the server builds them (their unchanged values kept from the version before)
+            together = game.observations(seats)
+            shown = [together[s] for s in seats] + [spectator_view(game)]
             if previous is not None:
                 out.extend(zip(previous, shown, strict=True))
             previous = shown
@@ -47,9 +53,10 @@ def main() -> None:
     p.add_argument("--profiles", nargs="+", default=["cutthroat", "spades", "runfast"])
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--actions", type=int, default=600, help="most actions played in one game")
     args = p.parse_args()
     for profile in args.profiles:
-        pairs = pairs_of(profile, min(args.games, MAX_GAMES), args.seed)
+        pairs = pairs_of(profile, min(args.games, MAX_GAMES), args.seed, min(args.actions, MAX_ACTIONS))
         whole = [len(orjson.dumps(after)) for _, after in pairs]
         deltas = [view_delta(before, after) for before, after in pairs]
         sizes = [len(orjson.dumps(d)) for d in deltas]
