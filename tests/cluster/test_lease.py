@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import sqlalchemy as sa
 
 from tapete.server.cluster.lease import FencedEvent, LeaseLost, Leases
 from tapete.server.db import SeatRow, Store, TableRow
@@ -125,3 +126,34 @@ def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
     leases.close()
     assert leases.append_many([FencedEvent("b1", 2, 0, '{"seat": 2}', 1)], "a") == [None]
     assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1, 2]
+
+
+def test_a_log_from_before_the_writer_columns_is_upgraded_and_read(pg: tuple[str, str]) -> None:
+    url, prefix = pg
+    store = Store(url, prefix=prefix)
+    store.create_schema()  # the log as a cluster before the writer columns left it: writers in a table apart
+    old = Leases(store, lease_seconds=60.0)
+    old.metadata.create_all(store.engine)
+    add_table(store, "o1")
+    store.append_event("o1", 0, 0, {"seat": 0, "play": "3S"})
+    with store.engine.begin() as c:
+        c.execute(old.writers.insert().values(table_id="o1", seq=0, node_id="a", epoch=1))
+    columns = {c["name"] for c in sa.inspect(store.engine).get_columns(store.events.name)}
+    assert "writer_node" not in columns
+    leases = Leases(store, lease_seconds=60.0)
+    try:
+        leases.create_schema()
+        leases.create_schema()  # again: nothing to add
+        assert leases.claim("o1", "b") == 1
+        assert leases.append_many([FencedEvent("o1", 1, 0, '{"play":"4S","seat":1}', 1)], "b") == [None]
+        leases.append("o1", 2, 0, {"seat": 2, "play": "pass"}, None, "b", 1)
+        assert leases.writers_of("o1") == [(0, "a", 1), (1, "b", 1), (2, "b", 1)]
+        with store.engine.connect() as c:  # the new events carry their writer; the old one keeps its row apart
+            rows = c.execute(
+                sa.text(f"SELECT seq, writer_node, writer_epoch FROM {store.events.name} ORDER BY seq")
+            ).all()
+        assert [tuple(r) for r in rows] == [(0, None, None), (1, "b", 1), (2, "b", 1)]
+        assert [seq for seq, _, _ in store.load_open_tables()[0].events] == [0, 1, 2]
+    finally:
+        leases.close()
+        store.dispose()

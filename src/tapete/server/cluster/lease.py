@@ -9,8 +9,10 @@ Writes are fenced: ``append`` locks the table's lease row (``FOR SHARE``) and ch
 that this node still holds it at the same epoch and that it has not expired, in the same
 transaction that inserts the event. A claim updates that row, so it waits for an append
 in flight and every later append by the former owner fails with ``LeaseLost``. Each
-event's writer (node and epoch) is stored beside it (``event_writers``), so the log
-itself shows that no table ever had two writers.
+event's writer (node and epoch) is stored in its row of the log (``writer_node``,
+``writer_epoch``, columns a cluster adds to ``events``), so the log itself shows that no
+table ever had two writers. Logs written before those columns keep their writers in the
+``event_writers`` table, which ``writers_of`` still reads.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class Leases:
             sa.Column("epoch", sa.BigInteger, nullable=False),
             sa.Column("expires_at", sa.Float, nullable=False),
         )
-        self.writers = sa.Table(
+        self.writers = sa.Table(  # the writers of events logged before events had writer columns
             f"{p}event_writers",
             md,
             sa.Column("table_id", sa.String(64), primary_key=True),
@@ -129,13 +131,28 @@ class Leases:
             ),
         }
         quote = self.engine.dialect.identifier_preparer.quote
+        events = quote(store.events.name)
+        self._add_writer_columns = (
+            f"ALTER TABLE {events} ADD COLUMN IF NOT EXISTS writer_node VARCHAR(64), "
+            "ADD COLUMN IF NOT EXISTS writer_epoch BIGINT"
+        )
+        self._q["writers_of"] = sa.text(
+            f"SELECT seq, writer_node, writer_epoch FROM {events} WHERE table_id = :t AND writer_node IS NOT NULL "
+            f"UNION ALL SELECT seq, node_id, epoch FROM {quote(self.writers.name)} WHERE table_id = :t ORDER BY seq"
+        )
+        self._q["insert_event"] = sa.text(
+            f"INSERT INTO {events} (table_id, seq, hand, action, at, writer_node, writer_epoch) "
+            "VALUES (:t, :s, :h, :a, :at, :n, :e)"
+        )
         self._raw = {
             "fence_many": (
                 f"SELECT table_id, epoch FROM {quote(self.leases.name)} WHERE node_id = %s AND table_id = ANY(%s) "
                 "AND expires_at > extract(epoch from clock_timestamp()) ORDER BY table_id FOR SHARE"
             ),
-            "events": store._insert_events_sql,
-            "writers": f"INSERT INTO {quote(self.writers.name)} (table_id, seq, node_id, epoch) VALUES (%s, %s, %s, %s)",
+            "events": (
+                f"INSERT INTO {events} (table_id, seq, hand, action, at, writer_node, writer_epoch) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s)"
+            ),
             "finish": store._finish_sql,
         }
         """``append_many``'s statements in the driver's own form (``%s`` parameters)."""
@@ -144,7 +161,13 @@ class Leases:
         self._writer_lock = threading.RLock()
 
     def create_schema(self) -> None:
+        """Create the lease, node and old writer tables and add the writer columns to ``events``
+        (the store's schema must exist; both steps are no-ops when already done)."""
         self.metadata.create_all(self.engine)
+        columns = {c["name"] for c in sa.inspect(self.engine).get_columns(self.store.events.name)}
+        if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
+            with self.engine.begin() as c:
+                c.exec_driver_sql(self._add_writer_columns)
 
     # --- leases --------------------------------------------------------------------------
     def claim(self, table_id: str, node_id: str) -> int | None:
@@ -238,11 +261,17 @@ class Leases:
             if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
                 raise LeaseLost(table_id)
             c.execute(
-                s.events.insert().values(
-                    table_id=table_id, seq=seq, hand=hand, action=action_text(action), at=time.time()
-                )
+                self._q["insert_event"],
+                {
+                    "t": table_id,
+                    "s": seq,
+                    "h": hand,
+                    "a": action_text(action),
+                    "at": time.time(),
+                    "n": node_id,
+                    "e": epoch,
+                },
             )
-            c.execute(self.writers.insert().values(table_id=table_id, seq=seq, node_id=node_id, epoch=epoch))
             if final_record is not None:
                 c.execute(
                     s.tables.update()
@@ -271,7 +300,7 @@ class Leases:
 
     def _write_fenced(self, events: list[FencedEvent], node_id: str) -> set[tuple[str, int]]:
         """One transaction: lock and read this node's leases of the events' tables, write the
-        events whose epoch still holds (with their writer rows and final records); the
+        events whose epoch still holds (with their writers and final records); the
         ``(table_id, epoch)`` pairs held."""
         conn = self._writer
         if conn is None:
@@ -284,8 +313,9 @@ class Leases:
             good = [e for e in events if (e.table_id, e.epoch) in held]
             if good:
                 now = time.time()
-                cur.executemany(sql["events"], [(e.table_id, e.seq, e.hand, e.action, now) for e in good])
-                cur.executemany(sql["writers"], [(e.table_id, e.seq, node_id, e.epoch) for e in good])
+                cur.executemany(
+                    sql["events"], [(e.table_id, e.seq, e.hand, e.action, now, node_id, e.epoch) for e in good]
+                )
                 finals = [(e.final_record, e.table_id) for e in good if e.final_record is not None]
                 if finals:
                     cur.executemany(sql["finish"], finals)
@@ -323,12 +353,9 @@ class Leases:
         return None
 
     def writers_of(self, table_id: str) -> list[tuple[int, str, int]]:
-        """``(seq, node_id, epoch)`` of every event of a table, in order."""
-        w = self.writers
+        """``(seq, node_id, epoch)`` of every event of a table written by a lease holder, in order."""
         with self.engine.connect() as c:
-            rows = c.execute(
-                sa.select(w.c.seq, w.c.node_id, w.c.epoch).where(w.c.table_id == table_id).order_by(w.c.seq)
-            ).all()
+            rows = c.execute(self._q["writers_of"], {"t": table_id}).all()
         return [(int(a), str(b), int(e)) for a, b, e in rows]
 
     # --- nodes -----------------------------------------------------------------------------
