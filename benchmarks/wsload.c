@@ -52,6 +52,7 @@ static Conn conns[MAX_CONNS];
 static int epfd, seats_per_table;
 static double t0, measure_from, measure_to;
 static long acks, errors;
+static int retries; /* connections waiting to send again after rate_limited */
 static unsigned *lat_us;
 static long lat_n;
 static int slot_left[MAX_CONNS];
@@ -119,6 +120,10 @@ static long find_long(const char *s, size_t n, const char *key) {
 
 static void close_conn(Conn *c) {
     if (!c->open) return;
+    if (c->retry_at > 0) {
+        c->retry_at = 0;
+        retries--;
+    }
     epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
     c->open = 0;
@@ -135,6 +140,7 @@ static void on_text(Conn *c, const char *m, size_t n) {
     }
     if (n > 15 && memcmp(m, "{\"type\":\"error\"", 15) == 0) {
         if (memmem(m, n, "rate_limited", 12) && c->pending >= 0) {
+            if (c->retry_at == 0) retries++;
             c->retry_at = now() + 0.05; /* answering faster than the per-connection rate: send again */
         } else {
             errors++;
@@ -183,7 +189,9 @@ static void on_readable(Conn *c) {
             close_conn(c);
             return;
         }
+        size_t room = BUF - c->in_len;
         c->in_len += (size_t)r;
+        if ((size_t)r < room) break; /* drained (level-triggered: epoll reports what comes next) */
         if (c->in_len == BUF) break;
     }
     size_t pos = 0;
@@ -334,11 +342,13 @@ int main(int argc, char **argv) {
                 epoll_ctl(epfd, EPOLL_CTL_DEL, 0, NULL);
             }
         }
+        if (retries == 0) continue; /* the scan below reads every connection: only when one waits */
         double t = now();
         for (int i = 0; i < MAX_CONNS; i++) {
             Conn *c = &conns[i];
             if (c->open && c->retry_at > 0 && t >= c->retry_at) {
                 c->retry_at = 0;
+                retries--;
                 send_action(c);
             }
         }
