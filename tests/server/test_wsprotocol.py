@@ -13,8 +13,10 @@ from typing import Any, cast
 import pytest
 from starlette.websockets import WebSocket
 from uvicorn.config import Config
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
@@ -54,7 +56,7 @@ class RecordingTransport(asyncio.Transport):
 class Harness:
     """A ``TableSocketProtocol`` with an app that reads only when told to."""
 
-    def __init__(self) -> None:
+    def __init__(self, deflate: bool = False) -> None:
         self.received: list[str] = []
         self.read = asyncio.Event()
         self.scope: dict[str, Any] = {}
@@ -76,7 +78,8 @@ class Harness:
         self.protocol = TableSocketProtocol(config=config, server_state=ServerState(), app_state={})
         self.transport = RecordingTransport()
         self.protocol.connection_made(self.transport)
-        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+        extensions = [ClientPerMessageDeflateFactory()] if deflate else None
+        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"), extensions=extensions)
 
     async def handshake(self) -> None:
         assert self.protocol is not None
@@ -215,3 +218,88 @@ def test_a_message_that_fails_to_go_out_at_once_is_left_to_the_writer_not_raised
 def test_a_plain_text_frame_is_the_frame_websockets_writes(size: int) -> None:
     text = ("é" * size).encode("utf-8")[:size]
     assert plain_text_frame(text) == Frame(Opcode.TEXT, text).serialize(mask=False)
+
+
+def test_short_text_frames_skip_the_parser_and_everything_else_still_reaches_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed: list[int] = []
+    parent = WebSocketsSansIOProtocol.data_received
+
+    def counting(self: WebSocketsSansIOProtocol, data: bytes) -> None:
+        parsed.append(len(data))
+        parent(self, data)
+
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", counting)
+
+    async def run() -> None:
+        h = Harness()
+        h.read.set()
+        await h.handshake()
+        assert h.protocol is not None
+        parsed.clear()
+        h.send('{"type":"ping"}')
+        h.send("two " * 40)  # 126–65,535 bytes: a 2-byte length
+        await settle()
+        assert parsed == [] and h.received == ['{"type":"ping"}', "two " * 40]
+        big = "é" * 40_000  # over 64 KiB: the parser's
+        mixed = b"".join(
+            [
+                Frame(Opcode.TEXT, b"a").serialize(mask=True),
+                Frame(Opcode.PING, b"p").serialize(mask=True),
+                Frame(Opcode.TEXT, b"b1", fin=False).serialize(mask=True),
+                Frame(Opcode.CONT, b"b2").serialize(mask=True),
+                Frame(Opcode.TEXT, big.encode()).serialize(mask=True),
+                Frame(Opcode.TEXT, b"c").serialize(mask=True),
+            ]
+        )
+        for at in range(0, len(mixed), 7_001):  # cut anywhere, headers included
+            h.protocol.data_received(mixed[at : at + 7_001])
+            await settle()
+        assert parsed  # the parser had its turn
+        assert h.received[2:] == ["a", "b1b2", big, "c"]
+        h.client.receive_data(bytes(h.transport.written))
+        assert any(isinstance(e, Frame) and e.opcode is Opcode.PONG for e in h.client.events_received())
+        parsed.clear()
+        h.send("back to short")  # the cuts ended on a frame's end: the short path again
+        await settle()
+        assert parsed == [] and h.received[-1] == "back to short"
+        h.protocol.data_received(Frame(Opcode.TEXT, b"\xff\xfe").serialize(mask=True))  # not UTF-8
+        await settle()
+        assert h.transport.closed and h.received[-1] == "back to short"
+
+    asyncio.run(run())
+
+
+def test_compressed_short_texts_are_inflated_by_the_connections_decoder_and_bad_ones_fail_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed: list[int] = []
+    parent = WebSocketsSansIOProtocol.data_received
+
+    def counting(self: WebSocketsSansIOProtocol, data: bytes) -> None:
+        parsed.append(len(data))
+        parent(self, data)
+
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", counting)
+
+    async def run() -> None:
+        h = Harness(deflate=True)
+        h.read.set()
+        await h.handshake()
+        assert h.protocol is not None and h.protocol.conn.extensions  # compression agreed
+        parsed.clear()
+        texts = [json.dumps({"type": "action", "version": v, "action": {"card": "QS"}}) for v in range(30)]
+        for text in texts:  # each compressed against the ones before (context takeover)
+            h.send(text)
+        await settle()
+        assert parsed == [] and h.received == texts
+        broken = bytes((0xC1, 0x80 | 4)) + b"\0\0\0\0" + b"\xff\xff\xff\xff"  # not a deflate stream
+        h.protocol.data_received(broken)
+        await settle()
+        assert h.transport.closed and h.received == texts
+        h.client.receive_data(bytes(h.transport.written))
+        closes = [e for e in h.client.events_received() if isinstance(e, Frame) and e.opcode is Opcode.CLOSE]
+        assert closes and int.from_bytes(closes[0].data[:2], "big") == 1002  # what the parser answers
+
+    asyncio.run(run())

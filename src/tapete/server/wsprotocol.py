@@ -19,6 +19,13 @@
   uncompressed (RSV1 unset), the compressor's window is left as it was, and compressing
   under a kilobyte costs more CPU than the bytes are worth (over random play 8 % of the
   changes are 512–1,023 bytes and none larger; whole views, 1.4–2 KB, stay compressed).
+- **Short text frames are read without the parser.** Data that starts where a frame starts
+  and is nothing but whole, final text frames under 64 KiB (what a table's client sends)
+  is unmasked in one pass (``tapete.server.wsframes``), inflated by the connection's own
+  permessage-deflate decoder when compressed, and handed to the app as the parser would
+  have, failing the connection as the parser would on bad data; anything else goes to
+  websockets' parser as before. Where frames start is followed from the end of the
+  handshake request, so the parser is never skipped in the middle of a frame.
 - **Sends wait while the transport is over its high-water mark**, on every uvicorn this
   runs on (uvicorn's own protocol does so only from 0.53), so a client that does not read
   fills its bounded outbox rather than the server's memory.
@@ -31,8 +38,11 @@ from __future__ import annotations
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
-from websockets.protocol import State
+from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.protocol import Protocol, State
+
+from tapete.server.wsframes import FrameBoundaries, short_texts
 
 READ_BACKLOG = 8
 """Messages received and not yet taken by the app at which the socket stops being read."""
@@ -45,6 +55,35 @@ SEND_NOW = "tapete.send_now"
 class TableSocketProtocol(WebSocketsSansIOProtocol):
     """``WebSocketsSansIOProtocol`` that pauses reading at a backlog, pauses sends at the high-water
     mark and can send synchronously."""
+
+    def connection_made(self, transport: Any) -> None:
+        self.boundaries = FrameBoundaries()
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        conn = self.conn
+        if self.boundaries.at_boundary and conn.state is State.OPEN and conn.current_size is None:
+            texts = short_texts(data, frame_limit(conn), bool(conn.extensions))
+            if texts is not None:
+                self.receive_short_texts(texts)
+                return
+        self.boundaries.feed(data)
+        super().data_received(data)
+
+    def receive_short_texts(self, texts: list[tuple[bytes, bool]]) -> None:
+        """Hand the app each of ``texts`` as the parent's ``handle_text`` does with a final text frame."""
+        conn = self.conn
+        for payload, compressed in texts:
+            if compressed:
+                try:
+                    payload = inflate(conn, payload)
+                except Exception as exc:
+                    fail_as_parser(conn, exc)
+                    self.handle_parser_exception()
+                    return
+            self.curr_msg_data_type = "text"
+            self.frames = [payload]
+            self.send_receive_event_to_app()
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -100,6 +139,33 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
 
+def frame_limit(conn: Protocol) -> int | None:
+    """The largest payload the parser takes in the frame that starts a message."""
+    limits = [n for n in (conn.max_message_size, conn.max_fragment_size) if n is not None]
+    return min(limits) if limits else None
+
+
+def inflate(conn: Protocol, payload: bytes) -> bytes:
+    """The text of a final compressed text frame, through the connection's extensions as its parser does."""
+    frame = Frame(Opcode.TEXT, payload, True, True)
+    for extension in reversed(conn.extensions):
+        frame = extension.decode(frame, max_size=frame_limit(conn))
+    frame.check()
+    return bytes(frame.data)
+
+
+def fail_as_parser(conn: Protocol, exc: Exception) -> None:
+    """Fail the connection for ``exc`` with the close code websockets' parser gives it."""
+    if isinstance(exc, ProtocolError):
+        conn.fail(CloseCode.PROTOCOL_ERROR, str(exc))
+    elif isinstance(exc, PayloadTooBig):
+        exc.set_current_size(conn.current_size)
+        conn.fail(CloseCode.MESSAGE_TOO_BIG, str(exc))
+    else:
+        conn.fail(CloseCode.INTERNAL_ERROR)
+    conn.parser_exc = exc
+
+
 def plain_text_frame(text: bytes) -> bytes:
     """One final, unmasked, uncompressed text frame carrying ``text`` (RFC 6455 §5.2), as a
     server sends it; what ``websockets``' ``Frame(Opcode.TEXT, text).serialize(mask=False)`` gives."""
@@ -111,4 +177,13 @@ def plain_text_frame(text: bytes) -> bytes:
     return bytes((0x81, 127)) + n.to_bytes(8, "big") + text
 
 
-__all__ = ["RAW_BELOW", "READ_BACKLOG", "SEND_NOW", "TableSocketProtocol", "plain_text_frame"]
+__all__ = [
+    "RAW_BELOW",
+    "READ_BACKLOG",
+    "SEND_NOW",
+    "TableSocketProtocol",
+    "fail_as_parser",
+    "frame_limit",
+    "inflate",
+    "plain_text_frame",
+]
