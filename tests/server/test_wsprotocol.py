@@ -220,18 +220,21 @@ def test_a_plain_text_frame_is_the_frame_websockets_writes(size: int) -> None:
     assert plain_text_frame(text) == Frame(Opcode.TEXT, text).serialize(mask=False)
 
 
-def test_short_text_frames_skip_the_parser_and_everything_else_still_reaches_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    parsed: list[int] = []
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the data handed to websockets' parser (through uvicorn's ``data_received``)."""
+    sizes: list[int] = []
     parent = WebSocketsSansIOProtocol.data_received
 
     def counting(self: WebSocketsSansIOProtocol, data: bytes) -> None:
-        parsed.append(len(data))
+        sizes.append(len(data))
         parent(self, data)
 
     monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", counting)
+    return sizes
 
+
+def test_short_text_frames_skip_the_parser_and_everything_else_still_reaches_it(parsed: list[int]) -> None:
     async def run() -> None:
         h = Harness()
         h.read.set()
@@ -272,17 +275,8 @@ def test_short_text_frames_skip_the_parser_and_everything_else_still_reaches_it(
 
 
 def test_compressed_short_texts_are_inflated_by_the_connections_decoder_and_bad_ones_fail_it(
-    monkeypatch: pytest.MonkeyPatch,
+    parsed: list[int],
 ) -> None:
-    parsed: list[int] = []
-    parent = WebSocketsSansIOProtocol.data_received
-
-    def counting(self: WebSocketsSansIOProtocol, data: bytes) -> None:
-        parsed.append(len(data))
-        parent(self, data)
-
-    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", counting)
-
     async def run() -> None:
         h = Harness(deflate=True)
         h.read.set()

@@ -58,12 +58,14 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: Any) -> None:
         self.boundaries = FrameBoundaries()
+        self.short_limit = frame_limit(self.conn)
+        """The largest payload of a frame read on the short path (the limits are the connection's, fixed)."""
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
         conn = self.conn
         if self.boundaries.at_boundary and conn.state is State.OPEN and conn.current_size is None:
-            texts = short_texts(data, frame_limit(conn), bool(conn.extensions))
+            texts = short_texts(data, self.short_limit, bool(conn.extensions))
             if texts is not None:
                 self.receive_short_texts(texts)
                 return
