@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -21,7 +22,13 @@ from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
 from tapete.server.connection import Connection
-from tapete.server.wsprotocol import READ_BACKLOG, SEND_NOW, TableSocketProtocol, plain_text_frame
+from tapete.server.wsprotocol import (
+    READ_BACKLOG,
+    SEND_NOW,
+    TableSocketProtocol,
+    plain_text_frame,
+    reads_short_frames,
+)
 
 
 class RecordingTransport(asyncio.Transport):
@@ -297,3 +304,10 @@ def test_compressed_short_texts_are_inflated_by_the_connections_decoder_and_bad_
         assert closes and int.from_bytes(closes[0].data[:2], "big") == 1002  # what the parser answers
 
     asyncio.run(run())
+
+
+def test_an_older_websockets_without_the_message_sizes_keeps_every_frame_on_its_parser() -> None:
+    sizes = {"current_size": None, "max_message_size": 1 << 20, "max_fragment_size": None}
+    assert reads_short_frames(cast(Any, SimpleNamespace(**sizes)))
+    older = {"cur_size": None, "max_size": 1 << 20}  # the names before message and fragment limits
+    assert not reads_short_frames(cast(Any, SimpleNamespace(**older)))

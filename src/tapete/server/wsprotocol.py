@@ -58,8 +58,11 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: Any) -> None:
         self.boundaries = FrameBoundaries()
-        self.short_limit = frame_limit(self.conn)
-        """The largest payload of a frame read on the short path (the limits are the connection's, fixed)."""
+        if reads_short_frames(self.conn):
+            self.short_limit = frame_limit(self.conn)
+            """The largest payload of a frame read on the short path (the limits are the connection's, fixed)."""
+        else:  # a websockets without the sizes the short path checks: every frame goes to its parser
+            self.boundaries.lost = True
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
@@ -141,6 +144,11 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
 
+def reads_short_frames(conn: Protocol) -> bool:
+    """Whether ``conn`` (its websockets version) has the message sizes the short path checks as its parser does."""
+    return all(hasattr(conn, name) for name in ("current_size", "max_message_size", "max_fragment_size"))
+
+
 def frame_limit(conn: Protocol) -> int | None:
     """The largest payload the parser takes in the frame that starts a message."""
     limits = [n for n in (conn.max_message_size, conn.max_fragment_size) if n is not None]
@@ -164,7 +172,8 @@ def fail_as_parser(conn: Protocol, exc: Exception) -> None:
         exc.set_current_size(conn.current_size)
         conn.fail(CloseCode.MESSAGE_TOO_BIG, str(exc))
     else:
-        conn.fail(CloseCode.INTERNAL_ERROR)
+        conn.logger.error("reading a frame failed", exc_info=exc)
+        conn.fail(CloseCode.INTERNAL_ERROR)  # no details, as the parser: they may be sensitive
     conn.parser_exc = exc
 
 
@@ -188,4 +197,5 @@ __all__ = [
     "frame_limit",
     "inflate",
     "plain_text_frame",
+    "reads_short_frames",
 ]
