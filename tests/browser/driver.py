@@ -135,6 +135,16 @@ def next_hand(page: Any) -> None:
     page.wait_for_function("() => !document.getElementById('table').dataset.overlay")
 
 
+def play_spades_game(page: Any, hands: int = 6) -> None:
+    """Play hands until the game is over: a game to a low target can still play on, as when
+    two sides tie at the top."""
+    for _ in range(hands):
+        if play_spades_hand(page) == "over":
+            return
+        next_hand(page)
+    raise AssertionError(f"the game was not over after {hands} hands")
+
+
 def play_runfast(page: Any, until_plays: int | None = None) -> None:
     """Play Run Fast by selecting the lowest playable card and taking the first play offered."""
     for k in range(300):
