@@ -81,7 +81,7 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         for payload, compressed in texts:
             if compressed:
                 try:
-                    payload = inflate(conn, payload)
+                    payload = inflate(conn, payload, self.short_limit)
                 except Exception as exc:
                     fail_as_parser(conn, exc)
                     self.handle_parser_exception()
@@ -155,11 +155,12 @@ def frame_limit(conn: Protocol) -> int | None:
     return min(limits) if limits else None
 
 
-def inflate(conn: Protocol, payload: bytes) -> bytes:
-    """The text of a final compressed text frame, through the connection's extensions as its parser does."""
+def inflate(conn: Protocol, payload: bytes, limit: int | None) -> bytes:
+    """The text of a final compressed text frame, through the connection's extensions as its parser
+    does (``limit``: the largest text it may inflate to, ``frame_limit(conn)``)."""
     frame = Frame(Opcode.TEXT, payload, True, True)
     for extension in reversed(conn.extensions):
-        frame = extension.decode(frame, max_size=frame_limit(conn))
+        frame = extension.decode(frame, max_size=limit)
     frame.check()
     return bytes(frame.data)
 

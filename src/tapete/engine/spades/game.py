@@ -227,10 +227,8 @@ class TrickLog:
         self.cards = cards
         self.sitting_out = sitting_out
         self.winner = winner
-        self.done: tuple[list[str], list[int]] | None = None
-        """A finished trick's card names and seats, kept for its views (it never changes again)."""
         self.kept: TrickView | None = None
-        """A finished trick's view as ``kept_view`` gives it."""
+        """A finished trick's view, built once (it never changes again); ``kept_view`` gives it."""
 
     def seats(self, players: int) -> list[int]:
         """The seat that played each card, clockwise from the leader."""
@@ -238,30 +236,35 @@ class TrickLog:
 
     def view(self, players: int) -> TrickView:
         """The trick as observations show it (a new value each time: callers may change it)."""
-        done = self.done
-        if done is None:
-            names = [card_name(c) for c in self.cards]
-            seats = self.seats(players)
-            if self.winner is None:
-                return {"leader": self.leader, "cards": names, "seats": seats, "winner": None}
-            done = self.done = (names, seats)
-        return {"leader": self.leader, "cards": list(done[0]), "seats": list(done[1]), "winner": self.winner}
+        if self.winner is None:
+            return self._built(players)
+        kept = self.kept_view(players)
+        return {
+            "leader": self.leader,
+            "cards": list(kept["cards"]),
+            "seats": list(kept["seats"]),
+            "winner": self.winner,
+        }
 
     def kept_view(self, players: int) -> TrickView:
         """``view``, but for a finished trick one value kept and given at every call, for views
         that are only read (``SpadesGame.observations``)."""
         kept = self.kept
         if kept is None:
-            kept = self.view(players)
+            kept = self._built(players)
             if self.winner is not None:
                 self.kept = kept
         return kept
+
+    def _built(self, players: int) -> TrickView:
+        names = [card_name(c) for c in self.cards]
+        return {"leader": self.leader, "cards": names, "seats": self.seats(players), "winner": self.winner}
 
     def copy(self) -> TrickLog:
         return TrickLog(self.leader, list(self.cards), self.sitting_out, self.winner)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return rebuilt, (TrickLog, (self.leader, self.cards, self.sitting_out, self.winner), {"done": self.done})
+        return rebuilt, (TrickLog, (self.leader, self.cards, self.sitting_out, self.winner), {"kept": self.kept})
 
 
 @dataclass

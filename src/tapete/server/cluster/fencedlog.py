@@ -11,12 +11,10 @@ and a table whose lease this node lost gets ``LeaseLost`` and writes nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from tapete.server.cluster.lease import FencedEvent, Leases
-from tapete.server.groupcommit import action_text
 
 MAX_BATCH: Final = 500
 """Most events written in one transaction."""
@@ -40,14 +38,7 @@ class FencedLog:
         self, table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None, epoch: int
     ) -> None:
         """Append one event as the holder of ``epoch``; raises ``LeaseLost`` or the write's error."""
-        event = FencedEvent(
-            table_id,
-            seq,
-            hand,
-            action_text(action),
-            epoch,
-            None if final is None else json.dumps(final),
-        )
+        event = FencedEvent.of(table_id, seq, hand, action, epoch, final)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append((event, fut))
         if self._writer is None or self._writer.done():

@@ -50,6 +50,13 @@ class FencedEvent:
     epoch: int
     final_record: str | None = None
 
+    @classmethod
+    def of(
+        cls, table_id: str, seq: int, hand: int, action: dict[str, Any], epoch: int, final: dict[str, Any] | None
+    ) -> FencedEvent:
+        """The event of an accepted ``action`` (and the final record when it ends the game), as logged."""
+        return cls(table_id, seq, hand, action_text(action), epoch, None if final is None else json.dumps(final))
+
 
 @dataclass(frozen=True)
 class Owner:
@@ -110,10 +117,6 @@ class Leases:
                 "AND expires_at > extract(epoch from clock_timestamp()) ORDER BY table_id FOR UPDATE) "
                 "RETURNING table_id, epoch"
             ),
-            "fence": sa.text(
-                f"SELECT 1 FROM {p}leases WHERE table_id = :t AND node_id = :n AND epoch = :e "
-                "AND expires_at > extract(epoch from clock_timestamp()) FOR SHARE"
-            ),
             "orphans": sa.text(
                 f"SELECT t.id FROM {p}tables t LEFT JOIN {p}leases l ON l.table_id = t.id "
                 "WHERE t.status = 'open' AND (l.table_id IS NULL OR "
@@ -139,10 +142,6 @@ class Leases:
         self._q["writers_of"] = sa.text(
             f"SELECT seq, writer_node, writer_epoch FROM {events} WHERE table_id = :t AND writer_node IS NOT NULL "
             f"UNION ALL SELECT seq, node_id, epoch FROM {quote(self.writers.name)} WHERE table_id = :t ORDER BY seq"
-        )
-        self._q["insert_event"] = sa.text(
-            f"INSERT INTO {events} (table_id, seq, hand, action, at, writer_node, writer_epoch) "
-            "VALUES (:t, :s, :h, :a, :at, :n, :e)"
         )
         self._raw = {
             "fence_many": (
@@ -255,29 +254,11 @@ class Leases:
         node_id: str,
         epoch: int,
     ) -> None:
-        """Append one event as the holder of the lease at ``epoch``; ``LeaseLost`` writes nothing."""
-        s = self.store
-        with self.engine.begin() as c:
-            if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
-                raise LeaseLost(table_id)
-            c.execute(
-                self._q["insert_event"],
-                {
-                    "t": table_id,
-                    "s": seq,
-                    "h": hand,
-                    "a": action_text(action),
-                    "at": time.time(),
-                    "n": node_id,
-                    "e": epoch,
-                },
-            )
-            if final_record is not None:
-                c.execute(
-                    s.tables.update()
-                    .where(s.tables.c.id == table_id)
-                    .values(status="finished", record=json.dumps(final_record))
-                )
+        """Append one event as the holder of the lease at ``epoch``; ``LeaseLost`` writes nothing
+        (a batch of one: the same fenced write as ``append_many``)."""
+        (answer,) = self.append_many([FencedEvent.of(table_id, seq, hand, action, epoch, final_record)], node_id)
+        if answer is not None:
+            raise answer
 
     def append_many(self, events: list[FencedEvent], node_id: str) -> list[BaseException | None]:
         """Append events of many tables in one transaction, each fenced by its lease epoch.
