@@ -63,11 +63,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def stat_cpu(path: str) -> float:
-    """User + system CPU seconds in a ``/proc`` ``stat`` file (a process's or one thread's)."""
+def stat_user_system(path: str) -> tuple[float, float]:
+    """User and system CPU seconds in a ``/proc`` ``stat`` file (a process's or one thread's)."""
     with open(path) as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
+
+
+def stat_cpu(path: str) -> float:
+    """User + system CPU seconds in a ``/proc`` ``stat`` file (a process's or one thread's)."""
+    return sum(stat_user_system(path))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -292,12 +297,12 @@ async def floor_client(port: int, group: int, seat: int, counter: Counter | None
                 await ws.send(act)
 
 
-def thread_cpu(pid: int) -> dict[str, float]:
-    """User + system CPU seconds of each thread of ``pid``: ``main`` (the event loop) and the others by id."""
-    out: dict[str, float] = {}
+def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
+    """User and system CPU seconds of each thread of ``pid``: ``main`` (the event loop) and the others by id."""
+    out: dict[str, tuple[float, float]] = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            seconds = stat_cpu(f"/proc/{pid}/task/{tid}/stat")
+            seconds = stat_user_system(f"/proc/{pid}/task/{tid}/stat")
         except OSError:
             continue  # the thread ended
         out["main" if int(tid) == pid else f"thread {tid}"] = seconds
@@ -317,11 +322,13 @@ async def measure(
     n, cpu, wall = counter.actions, cpu_seconds(pid) - c0, time.monotonic() - t0
     if threads and n:
         th1 = thread_cpu(pid)
-        parts = {k: v - th0.get(k, 0.0) for k, v in th1.items()}
+        parts = {k: (u - th0.get(k, (0.0, 0.0))[0], s - th0.get(k, (0.0, 0.0))[1]) for k, (u, s) in th1.items()}
         shown = ", ".join(
-            f"{k} {v / n * 1e6:.0f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4] if v > 0
+            f"{k} {(u + s) / n * 1e6:.0f} (system {s / n * 1e6:.0f})"
+            for k, (u, s) in sorted(parts.items(), key=lambda kv: -sum(kv[1]))[:4]
+            if u + s > 0
         )
-        print(f"  server threads, us/action: {shown}", flush=True)
+        print(f"  server threads, us/action (of which in the kernel): {shown}", flush=True)
     return n, cpu, wall
 
 

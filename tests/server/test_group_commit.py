@@ -40,9 +40,18 @@ def _log(store: Store, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
     return rows[0].events if rows else []
 
 
-def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: tuple[str, str]) -> None:
+WHERE = ["as_the_store_says", "thread"]
+"""Where batches commit: as the store says (the event loop for SQLite at NORMAL), or always the thread."""
+
+
+def _on_loop(where: str) -> bool | None:
+    return False if where == "thread" else None
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: tuple[str, str], where: str) -> None:
     store = _store(db, 30)
-    writer = GroupCommit(store, linger=0.005)
+    writer = GroupCommit(store, linger=0.005, on_loop=_on_loop(where))
 
     async def table(i: int) -> None:
         for seq in range(8):  # one event at a time per table, as a table's lock makes it
@@ -65,10 +74,12 @@ def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: t
         store.dispose()
 
 
-def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple[str, str]) -> None:
+@pytest.mark.parametrize("where", WHERE)
+def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple[str, str], where: str) -> None:
     store = _store(db, 6)
     store.append_event("t3", 0, 0, {"seat": 0, "pass": True})  # seq 0 of t3 is taken
-    writer = GroupCommit(store, linger=0.05)  # a long linger puts all six in one batch
+    # one turn of the loop, or a long linger, puts all six in one batch
+    writer = GroupCommit(store, linger=0.05, on_loop=_on_loop(where))
 
     async def main() -> list[BaseException | None]:
         writer.start()
@@ -109,7 +120,7 @@ def test_an_append_returns_only_after_its_commit_and_the_final_record_closes_the
     _store(db, 1).dispose()
     store = _HeldStore(url, prefix=prefix)
     reader = Store(url, prefix=prefix)
-    writer = GroupCommit(store, linger=0.0)
+    writer = GroupCommit(store, linger=0.0, on_loop=False)
 
     async def main() -> None:
         writer.start()
@@ -139,6 +150,96 @@ def test_an_append_fails_when_the_writer_is_not_running(sqlite_url: str) -> None
     try:
         with pytest.raises(RuntimeError):
             asyncio.run(GroupCommit(store).append("t0", 0, 0, {}, None))
+    finally:
+        store.dispose()
+
+
+def test_on_sqlite_at_normal_the_event_loop_commits_and_at_full_the_thread_does(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def play(writer: GroupCommit) -> None:
+        writer.start()
+        for seq in range(4):
+            await asyncio.gather(*(writer.append(f"t{i}", seq, 0, {"seat": 0}, None) for i in range(3)))
+        writer.stop()
+
+    for level, on_loop in (("NORMAL", True), ("FULL", False)):
+        monkeypatch.setenv("TAPETE_SQLITE_SYNCHRONOUS", level)
+        store = _store((sqlite_url, f"{level.lower()}_"), 3)
+        writer = GroupCommit(store)
+        try:
+            asyncio.run(play(writer))
+            assert writer.on_loop is on_loop
+            assert (writer.loop_events, writer.thread_events) == ((12, 0) if on_loop else (0, 12))
+            assert writer.batches == 4  # the three tables of each round shared a commit
+            assert all(len(_log(store, f"t{i}")) == 4 for i in range(3))
+        finally:
+            store.dispose()
+
+
+def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes_on(sqlite_url: str) -> None:
+    store = _store((sqlite_url, ""), 2)
+    other = Store(sqlite_url).writer_connection()
+    other.cursor().execute("BEGIN IMMEDIATE")  # another connection holds the write lock
+    writer = GroupCommit(store)
+
+    async def main() -> None:
+        writer.start()
+        task = asyncio.create_task(writer.append("t0", 0, 0, {"seat": 0}, None))
+        ticks = 0
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 0.3:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks >= 10  # the loop was never held by the lock
+        assert not task.done()  # not acknowledged: it waits for the lock on the thread
+        other.commit()
+        await asyncio.wait_for(task, 10)
+        await writer.append("t1", 0, 0, {"seat": 0}, None)  # the lock is free: the loop commits again
+        writer.stop()
+
+    try:
+        asyncio.run(main())
+        assert (writer.thread_events, writer.loop_events) == (1, 1)
+        assert len(_log(store, "t0")) == 1 and len(_log(store, "t1")) == 1
+    finally:
+        other.close()
+        store.dispose()
+
+
+def _wal_frames(sqlite_url: str) -> int:
+    """Frames in the write-ahead log (a passive checkpoint reports them and changes nothing else)."""
+    conn = Store(sqlite_url).writer_connection()
+    try:
+        cur = conn.cursor()
+        cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        return int(cur.fetchone()[1])
+    finally:
+        conn.close()
+
+
+def test_the_thread_checkpoints_the_write_ahead_log_of_the_loops_commits(sqlite_url: str) -> None:
+    store = _store((sqlite_url, ""), 1)
+    writer = GroupCommit(store, checkpoint_every=10)
+    action = {"seat": 0, "note": "x" * 2000}  # about a page an event
+
+    async def main() -> None:
+        writer.start()
+        for seq in range(300):
+            await writer.append("t0", seq, 0, action, None)
+        while writer._checkpoint_asked:  # the last checkpoint asked for is made
+            await asyncio.sleep(0.01)
+        await writer.append("t0", 300, 0, action, None)
+        writer.stop()
+
+    try:
+        asyncio.run(main())
+        assert writer.loop_events + writer.thread_events == 301 and writer.loop_events > 150
+        assert writer.checkpoints >= 1
+        # after a whole checkpoint, the next commit wrote the log from its start: a few frames,
+        # where 300 events with no checkpoint leave hundreds
+        assert _wal_frames(sqlite_url) < 20
+        assert len(_log(store, "t0")) == 301
     finally:
         store.dispose()
 

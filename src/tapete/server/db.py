@@ -232,6 +232,45 @@ class Store:
         """A DBAPI connection of its own for :meth:`append_events` (the group commit's writer keeps one)."""
         return self.engine.raw_connection()
 
+    @property
+    def commits_on_loop(self) -> bool:
+        """Whether a commit is cheap and never waits on the disk, so the event loop may make it itself.
+
+        True for SQLite at ``synchronous=NORMAL``: a commit appends to the write-ahead log in the
+        system's page cache, with no ``fsync``. Not for ``FULL`` (an ``fsync`` a commit) nor for
+        PostgreSQL (a round trip)."""
+        return self.is_sqlite and self.sqlite_synchronous == "NORMAL"
+
+    def loop_connection(self) -> Any:
+        """A DBAPI connection of its own for commits made on the event loop (SQLite only).
+
+        It never waits for a lock (``busy_timeout`` 0: a commit that would wait fails at once, and
+        the caller hands it to a thread) and never checkpoints the write-ahead log itself (a
+        checkpoint copies and syncs pages: :meth:`checkpoint` does it from a thread)."""
+        fairy = self.engine.raw_connection()
+        fairy.detach()  # its settings are its own: closing it closes it rather than pooling it
+        cur = fairy.cursor()
+        try:
+            cur.execute("PRAGMA busy_timeout=0")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+        finally:
+            cur.close()
+        return fairy
+
+    def checkpoint(self, conn: Any) -> None:
+        """Copy the write-ahead log into the database, so that the next commit writes it from its start.
+
+        SQLite's ``RESTART`` checkpoint: it holds the write lock while it copies (a commit on the
+        event loop meanwhile does not wait: it goes to the thread, which makes this checkpoint). A
+        checkpoint that let writers go on would never catch up with a log written to all the time,
+        and the log would grow without end."""
+        cur = conn.cursor()
+        try:
+            cur.execute("PRAGMA wal_checkpoint(RESTART)")
+            cur.fetchall()
+        finally:
+            cur.close()
+
     def append_events(self, conn: Any, events: list[EventRow]) -> None:
         """Append many accepted actions (of any tables) in one transaction through the driver's batch insert.
 

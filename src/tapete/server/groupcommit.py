@@ -1,16 +1,26 @@
 """Group commit: the accepted actions of every table written to the log together, each acknowledged after its commit.
 
-Tables hand their events to :meth:`GroupCommit.append` and wait. One writer thread drains
-the queue: it takes every event waiting (up to ``max_batch``; those that arrived while the
-last batch was committing, or during ``linger`` seconds if set), writes them in one transaction
-through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
-after the commit returns wakes the waiting tables — one call into the event loop per batch.
-So an action is acknowledged only once it is in the log, and the cost of a commit (a
-``fsync`` on SQLite, a round trip on PostgreSQL) is shared by every action of the batch.
+Tables hand their events to :meth:`GroupCommit.append` and wait; an action is acknowledged only
+once it is in the log, and the cost of a commit is shared by every action of its batch. Where
+the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commits_on_loop`):
 
-If a batch fails, its events are written again one transaction each, so that one bad
-event (say, a sequence number already taken) fails alone and the others still commit.
-A lost database connection is replaced for the next batch.
+- **On the event loop** (SQLite at ``synchronous=NORMAL``, the default): a commit appends to
+  the write-ahead log in the system's page cache and never syncs, a few tens of microseconds.
+  The events appended during one turn of the event loop are committed together at its end,
+  on a connection that never waits for a lock; a batch that would wait (another connection is
+  writing) or fails goes to the writer thread instead. The write-ahead log is checkpointed by
+  the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
+  for an event, which is what makes this way cheaper than the other (measured in
+  ``benchmarks/server_cpu.py``: docs/operations.md).
+- **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit; PostgreSQL: a round
+  trip): it takes every event waiting (up to ``max_batch``; those that arrived while the last
+  batch was committing, or during ``linger`` seconds if set), writes them in one transaction
+  through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
+  after the commit returns wakes the waiting tables — one call into the event loop per batch.
+
+If a batch fails on the thread, its events are written again one transaction each, so that one
+bad event (say, a sequence number already taken) fails alone and the others still commit. A
+lost database connection is replaced for the next batch.
 """
 
 from __future__ import annotations
@@ -46,23 +56,58 @@ class _Pending:
 
 
 _STOP: Final = object()
+_CHECKPOINT: Final = object()
+
+CHECKPOINT_EVERY: Final = 100
+"""Commits on the event loop between two checkpoints of SQLite's write-ahead log (a commit
+adds five to ten pages to it under load; SQLite's own default checkpoints at 1,000 pages)."""
 
 
 class GroupCommit:
-    """The single writer of the event log (one thread, one database connection)."""
+    """The single writer of the event log: the event loop's own commits, and one thread."""
 
-    def __init__(self, store: Store, *, linger: float = LINGER, max_batch: int = MAX_BATCH) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        linger: float = LINGER,
+        max_batch: int = MAX_BATCH,
+        on_loop: bool | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
         self.store = store
         self.linger = linger
         self.max_batch = max_batch
+        self.on_loop = store.commits_on_loop if on_loop is None else on_loop
+        """Whether batches are committed on the event loop (the thread takes only what cannot be)."""
+        self.checkpoint_every = checkpoint_every
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._conn: Any = None
-        self.batches = 0
+        self._loop_conn: Any = None
+        self._gathered: list[_Pending] = []
+        """Events appended in this turn of the event loop, committed together at its end."""
+        self._since_checkpoint = 0
+        self._checkpoint_asked = False
+        self.loop_batches = 0
+        """Transactions committed on the event loop."""
+        self.loop_events = 0
+        self.thread_batches = 0
+        """Transactions committed by the writer thread."""
+        self.thread_events = 0
+        self.checkpoints = 0
+        """Checkpoints of the write-ahead log made by the writer thread."""
+
+    @property
+    def batches(self) -> int:
         """Transactions committed (for ``/metrics``)."""
-        self.events = 0
+        return self.loop_batches + self.thread_batches
+
+    @property
+    def events(self) -> int:
         """Events committed."""
+        return self.loop_events + self.thread_events
 
     def start(self) -> None:
         """Start the writer thread (from the event loop that will await ``append``)."""
@@ -81,18 +126,59 @@ class GroupCommit:
         row = EventRow(
             table_id, seq, hand, action_text(action), time.time(), json.dumps(final) if final is not None else None
         )
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put(_Pending(row, future))
-        await future
+        loop = asyncio.get_running_loop()
+        pending = _Pending(row, loop.create_future())
+        if self.on_loop:
+            if not self._gathered:
+                loop.call_soon(self._commit_gathered)
+            self._gathered.append(pending)
+        else:
+            self._queue.put(pending)
+        await pending.future
 
     def stop(self) -> None:
-        """Write what is queued, then end the writer thread and close its connection."""
+        """Write what is gathered and queued, then end the writer thread and close the connections."""
         thread = self._thread
         if thread is None:
             return
+        self._commit_gathered()
         self._queue.put(_STOP)
         thread.join()
         self._thread = None
+        self._close_loop_connection()
+
+    # --- on the event loop ------------------------------------------------------------------
+    def _commit_gathered(self) -> None:
+        """At the end of a turn of the event loop: commit what it gathered, or hand it to the thread."""
+        batch, self._gathered = self._gathered, []
+        if not batch:
+            return
+        try:
+            if self._loop_conn is None:
+                self._loop_conn = self.store.loop_connection()
+            self.store.append_events(self._loop_conn, [p.row for p in batch])
+        except Exception:
+            # another connection holds the write lock (this one does not wait), or the batch
+            # failed: nothing of it is in the log; the thread writes it, waiting as it may,
+            # and an event at fault fails alone there
+            self._close_loop_connection()
+            for p in batch:
+                self._queue.put(p)
+            return
+        self.loop_batches += 1
+        self.loop_events += len(batch)
+        _wake(batch, [None] * len(batch))
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every and not self._checkpoint_asked:
+            self._since_checkpoint = 0
+            self._checkpoint_asked = True  # one at a time: commits go on while the thread makes it
+            self._queue.put(_CHECKPOINT)
+
+    def _close_loop_connection(self) -> None:
+        conn, self._loop_conn = self._loop_conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     # --- the writer thread -----------------------------------------------------------------
     def _run(self) -> None:
@@ -101,9 +187,13 @@ class GroupCommit:
             first = self._queue.get()
             if first is _STOP:
                 break
+            if first is _CHECKPOINT:
+                self._checkpoint()
+                continue
             batch: list[_Pending] = [first]
             if self.linger > 0:
                 time.sleep(self.linger)
+            checkpoint = False
             while len(batch) < self.max_batch:
                 try:
                     item = self._queue.get_nowait()
@@ -112,9 +202,25 @@ class GroupCommit:
                 if item is _STOP:
                     stopping = True
                     break
+                if item is _CHECKPOINT:
+                    checkpoint = True
+                    continue
                 batch.append(item)
             self._settle(batch, self._write(batch))
+            if checkpoint:
+                self._checkpoint()
         self._close()
+
+    def _checkpoint(self) -> None:
+        self._checkpoint_asked = False
+        try:
+            if self._conn is None:
+                self._conn = self.store.writer_connection()
+            self.store.checkpoint(self._conn)
+            self.checkpoints += 1
+        except Exception as exc:  # the next one may succeed; the log itself is intact
+            log.warning("a checkpoint of the log failed (%s)", type(exc).__name__)
+            self._close()
 
     def _write(self, batch: list[_Pending]) -> list[BaseException | None]:
         """Commit ``batch``; the error of each event (``None``: committed)."""
@@ -142,8 +248,8 @@ class GroupCommit:
         except Exception:
             self._close()  # a fresh connection for the next try: this one may be broken
             raise
-        self.batches += 1
-        self.events += len(rows)
+        self.thread_batches += 1
+        self.thread_events += len(rows)
 
     def _close(self) -> None:
         conn, self._conn = self._conn, None
@@ -177,4 +283,4 @@ def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
             p.future.set_exception(err)
 
 
-__all__ = ["LINGER", "MAX_BATCH", "GroupCommit", "action_text"]
+__all__ = ["CHECKPOINT_EVERY", "LINGER", "MAX_BATCH", "GroupCommit", "action_text"]

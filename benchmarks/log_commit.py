@@ -1,0 +1,116 @@
+"""CPU an event of the log's group commit: commits on the event loop against commits on the writer thread.
+
+Runs ``--tables`` tasks on one event loop, each doing ``--work`` microseconds of other
+work on the loop (what the rest of an action costs the server: checks, rules, views,
+frames) and then appending one event to the log and awaiting its commit, as a table does.
+SQLite at ``synchronous=NORMAL`` in a temporary file. The two ways of committing
+(``docs/operations.md``, "The event log") alternate in short rounds; the process's CPU an
+event is printed for each, and their ratio (loop / thread) over the medians.
+
+    python benchmarks/log_commit.py --rounds 5 --work 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from tapete.server.db import SeatRow, Store, TableRow
+from tapete.server.groupcommit import GroupCommit
+
+MAX_ROUNDS = 20
+MAX_SECONDS = 20.0
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def busy(microseconds: float) -> None:
+    """Keep the interpreter busy (holding the GIL) for ``microseconds``."""
+    end = time.perf_counter() + microseconds / 1e6
+    while time.perf_counter() < end:
+        pass
+
+
+def open_store(folder: str, tables: int) -> Store:
+    store = Store(f"sqlite:///{Path(folder) / 'log.db'}", sqlite_synchronous="NORMAL")
+    store.create_schema()
+    for i in range(tables):
+        store.insert_table(
+            TableRow(
+                id=f"t{i}",
+                profile="cutthroat",
+                options={},
+                seed=i,
+                creator_hash="x",
+                status="open",
+                created_at=0.0,
+                seats=[SeatRow(0, "human"), SeatRow(1, "human"), SeatRow(2, "human")],
+            )
+        )
+    return store
+
+
+async def one_round(on_loop: bool, tables: int, seconds: float, work: float) -> tuple[int, float, int]:
+    """(events, CPU seconds, commits) of one round."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(folder, tables)
+        writer = GroupCommit(store, on_loop=on_loop)
+        writer.start()
+        events = 0
+        until = time.monotonic() + seconds
+
+        async def table(i: int) -> None:
+            nonlocal events
+            seq = 0
+            while time.monotonic() < until:
+                busy(work)
+                await writer.append(f"t{i}", seq, seq // 50, {"seat": seq % 3, "play": "AS"}, None)
+                seq += 1
+                events += 1
+
+        start = cpu_seconds()
+        await asyncio.gather(*(table(i) for i in range(tables)))
+        spent = cpu_seconds() - start
+        writer.stop()
+        store.dispose()
+        return events, spent, writer.batches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--work", type=float, default=100.0, help="microseconds of other work on the loop an event")
+    args = parser.parse_args()
+    rounds = max(1, min(args.rounds, MAX_ROUNDS))
+    seconds = max(0.2, min(args.seconds, MAX_SECONDS))
+    per_event: dict[str, list[float]] = {"thread": [], "loop": []}
+    for r in range(rounds):
+        for name in ("thread", "loop"):
+            events, spent, commits = asyncio.run(one_round(name == "loop", args.tables, seconds, args.work))
+            cost = spent / max(events, 1) * 1e6
+            per_event[name].append(cost)
+            print(
+                f"round {r + 1} {name:6}: {events} events in {commits} commits, {cost:.1f} us CPU an event "
+                f"({cost - args.work:.1f} beyond the other work)",
+                flush=True,
+            )
+    thread, loop = (statistics.median(per_event[k]) for k in ("thread", "loop"))
+    print(
+        f"median over {rounds} rounds: thread {thread:.1f} us, loop {loop:.1f} us an event "
+        f"(with {args.work:g} us of other work): loop / thread = {loop / thread:.3f}; "
+        f"beyond the other work {loop - args.work:.1f} against {thread - args.work:.1f} us"
+    )
+
+
+if __name__ == "__main__":
+    main()
