@@ -193,9 +193,12 @@ def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes
             ticks += 1
         assert ticks >= 10  # the loop was never held by the lock
         assert not task.done()  # not acknowledged: it waits for the lock on the thread
+        kept = writer._loop_conn
+        assert kept is not None  # a lock held elsewhere does not cost the loop its connection
         other.commit()
         await asyncio.wait_for(task, 10)
         await writer.append("t1", 0, 0, {"seat": 0}, None)  # the lock is free: the loop commits again
+        assert writer._loop_conn is kept
         writer.stop()
 
     try:

@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -157,11 +158,12 @@ class GroupCommit:
             if self._loop_conn is None:
                 self._loop_conn = self.store.loop_connection()
             self.store.append_events(self._loop_conn, [p.row for p in batch])
-        except Exception:
+        except Exception as exc:
             # another connection holds the write lock (this one does not wait), or the batch
             # failed: nothing of it is in the log; the thread writes it, waiting as it may,
             # and an event at fault fails alone there
-            self._close_loop_connection()
+            if not _busy(exc):
+                self._close_loop_connection()  # a fresh one next time: this one may be broken
             for p in batch:
                 self._queue.put(p)
             return
@@ -212,7 +214,6 @@ class GroupCommit:
         self._close()
 
     def _checkpoint(self) -> None:
-        self._checkpoint_asked = False
         try:
             if self._conn is None:
                 self._conn = self.store.writer_connection()
@@ -221,6 +222,8 @@ class GroupCommit:
         except Exception as exc:  # the next one may succeed; the log itself is intact
             log.warning("a checkpoint of the log failed (%s)", type(exc).__name__)
             self._close()
+        finally:
+            self._checkpoint_asked = False  # the loop may ask for the next one
 
     def _write(self, batch: list[_Pending]) -> list[BaseException | None]:
         """Commit ``batch``; the error of each event (``None``: committed)."""
@@ -270,6 +273,12 @@ def action_text(action: dict[str, Any]) -> str:
         return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode("utf-8")
     except TypeError:
         return json.dumps(action, sort_keys=True)
+
+
+def _busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "busy" or "locked": the lock was held elsewhere, the connection is fine."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
