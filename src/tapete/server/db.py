@@ -6,7 +6,9 @@ tables logged before it existed keep their 63-bit seed in ``tables.seed``), ``se
 (who plays each seat) and ``events`` (every accepted action; its primary key
 ``(table_id, seq)`` makes each sequence number unique per table). ``Store``
 is synchronous; the server calls it in a thread pool of its own (``Hub.db``: one thread
-for SQLite, eight for PostgreSQL) so the event loop never blocks on disk or network.
+for SQLite, eight for PostgreSQL) so the event loop never waits on disk or network. The
+one exception is the log's commit on SQLite at ``synchronous=NORMAL``, which writes into
+the system's page cache and never waits for a lock (:meth:`Store.loop_connection`).
 The schema is created with ``create_all``, which leaves existing tables as they are.
 """
 
