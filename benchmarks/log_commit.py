@@ -18,6 +18,7 @@ import resource
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from tapete.server.db import SeatRow, Store, TableRow
@@ -40,21 +41,13 @@ def busy(microseconds: float) -> None:
 
 
 def open_store(folder: str, tables: int) -> Store:
+    """A log in ``folder`` with ``tables`` open tables, ``t0``, ``t1``, …"""
     store = Store(f"sqlite:///{Path(folder) / 'log.db'}", sqlite_synchronous="NORMAL")
     store.create_schema()
+    seats = [SeatRow(seat, "human") for seat in range(3)]
+    first = TableRow("t0", "cutthroat", {}, 0, "x", "open", 0.0, seats=seats)
     for i in range(tables):
-        store.insert_table(
-            TableRow(
-                id=f"t{i}",
-                profile="cutthroat",
-                options={},
-                seed=i,
-                creator_hash="x",
-                status="open",
-                created_at=0.0,
-                seats=[SeatRow(0, "human"), SeatRow(1, "human"), SeatRow(2, "human")],
-            )
-        )
+        store.insert_table(replace(first, id=f"t{i}", seed=i))
     return store
 
 
