@@ -177,6 +177,24 @@ def test_on_sqlite_at_normal_the_event_loop_commits_and_at_full_the_thread_does(
             store.dispose()
 
 
+def test_a_burst_larger_than_a_loop_batch_goes_to_the_thread(sqlite_url: str) -> None:
+    store = _store((sqlite_url, ""), 12)
+    writer = GroupCommit(store, loop_batch=5)
+
+    async def main() -> None:
+        writer.start()
+        await asyncio.gather(*(writer.append(f"t{i}", 0, 0, {"seat": 0}, None) for i in range(12)))  # one turn
+        await asyncio.gather(*(writer.append(f"t{i}", 1, 0, {"seat": 0}, None) for i in range(3)))
+        writer.stop()
+
+    try:
+        asyncio.run(main())
+        assert (writer.thread_events, writer.loop_events) == (12, 3)
+        assert all(len(_log(store, f"t{i}")) == (2 if i < 3 else 1) for i in range(12))
+    finally:
+        store.dispose()
+
+
 def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes_on(sqlite_url: str) -> None:
     store = _store((sqlite_url, ""), 2)
     other = Store(sqlite_url).writer_connection()

@@ -8,7 +8,8 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   the write-ahead log in the system's page cache and never syncs, a few tens of microseconds.
   The events appended during one turn of the event loop are committed together at its end,
   on a connection that never waits for a lock; a batch that would wait (another connection is
-  writing) or fails goes to the writer thread instead. The write-ahead log is checkpointed by
+  writing) or fails, or a burst of more than ``loop_batch`` events, goes to the writer thread
+  instead. The write-ahead log is checkpointed by
   the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
   for an event, which is what makes this way cheaper than the other (measured in
   ``benchmarks/server_cpu.py``: docs/operations.md).
@@ -59,6 +60,9 @@ class _Pending:
 _STOP: Final = object()
 _CHECKPOINT: Final = object()
 
+LOOP_BATCH: Final = 200
+"""Most events committed on the event loop at once: a turn that gathered more (a burst) hands
+them to the writer thread, where a large commit does not hold up the loop (about 10 µs an event)."""
 CHECKPOINT_EVERY: Final = 100
 """Commits on the event loop between two checkpoints of SQLite's write-ahead log (a commit
 adds five to ten pages to it under load; SQLite's own default checkpoints at 1,000 pages)."""
@@ -74,6 +78,7 @@ class GroupCommit:
         linger: float = LINGER,
         max_batch: int = MAX_BATCH,
         on_loop: bool | None = None,
+        loop_batch: int = LOOP_BATCH,
         checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
         self.store = store
@@ -81,6 +86,7 @@ class GroupCommit:
         self.max_batch = max_batch
         self.on_loop = store.commits_on_loop if on_loop is None else on_loop
         """Whether batches are committed on the event loop (the thread takes only what cannot be)."""
+        self.loop_batch = loop_batch
         self.checkpoint_every = checkpoint_every
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -153,6 +159,10 @@ class GroupCommit:
         """At the end of a turn of the event loop: commit what it gathered, or hand it to the thread."""
         batch, self._gathered = self._gathered, []
         if not batch:
+            return
+        if len(batch) > self.loop_batch:
+            for p in batch:
+                self._queue.put(p)
             return
         try:
             if self._loop_conn is None:
@@ -292,4 +302,4 @@ def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
             p.future.set_exception(err)
 
 
-__all__ = ["CHECKPOINT_EVERY", "LINGER", "MAX_BATCH", "GroupCommit", "action_text"]
+__all__ = ["CHECKPOINT_EVERY", "LINGER", "LOOP_BATCH", "MAX_BATCH", "GroupCommit", "action_text"]
