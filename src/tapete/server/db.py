@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -258,6 +259,13 @@ class Store:
         finally:
             cur.close()
         return fairy
+
+    @staticmethod
+    def lock_was_held(exc: BaseException) -> bool:
+        """Whether ``exc`` is SQLite's "busy" or "locked" refusal of a :meth:`loop_connection`: the lock
+        was held elsewhere, nothing was written, and the connection is fine."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
     def checkpoint(self, conn: Any) -> None:
         """Copy the write-ahead log into the database, so that the next commit writes it from its start.

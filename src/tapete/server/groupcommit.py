@@ -31,7 +31,6 @@ import contextlib
 import json
 import logging
 import queue
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -172,7 +171,7 @@ class GroupCommit:
             # another connection holds the write lock (this one does not wait), or the batch
             # failed: nothing of it is in the log; the thread writes it, waiting as it may,
             # and an event at fault fails alone there
-            if not _busy(exc):
+            if not self.store.lock_was_held(exc):
                 self._close_loop_connection()  # a fresh one next time: this one may be broken
             for p in batch:
                 self._queue.put(p)
@@ -283,12 +282,6 @@ def action_text(action: dict[str, Any]) -> str:
         return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode("utf-8")
     except TypeError:
         return json.dumps(action, sort_keys=True)
-
-
-def _busy(exc: BaseException) -> bool:
-    """Whether ``exc`` is SQLite's "busy" or "locked": the lock was held elsewhere, the connection is fine."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
