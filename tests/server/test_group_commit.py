@@ -251,24 +251,35 @@ def test_the_thread_checkpoints_the_write_ahead_log_of_the_loops_commits(sqlite_
     store = _store((sqlite_url, ""), 1)
     writer = GroupCommit(store, checkpoint_every=10)
     action = {"seat": 0, "note": "x" * 2000}  # about a page an event
+    periodic: list[int] = []  # checkpoints made during the 300 commits
 
     async def main() -> None:
         writer.start()
         for seq in range(300):
             await writer.append("t0", seq, 0, action, None)
-        while writer._checkpoint_asked:  # the last checkpoint asked for is made
-            await asyncio.sleep(0.01)
+
+        async def checkpointed() -> None:
+            while writer._checkpoint_asked:  # the checkpoint asked for is made
+                await asyncio.sleep(0.01)
+
+        await checkpointed()
+        periodic.append(writer.checkpoints)
+        # commits made while a checkpoint ran come after it in the log: end on one that ran
+        # with nothing written meanwhile
+        writer.checkpoint_every = 1
         await writer.append("t0", 300, 0, action, None)
+        await checkpointed()
+        await writer.append("t0", 301, 0, action, None)
         writer.stop()
 
     try:
         asyncio.run(main())
-        assert writer.loop_events + writer.thread_events == 301 and writer.loop_events > 150
-        assert writer.checkpoints >= 1
+        assert writer.loop_events + writer.thread_events == 302 and writer.loop_events > 150
+        assert periodic[0] >= 2 and writer.checkpoints > periodic[0]
         # after a whole checkpoint, the next commit wrote the log from its start: a few frames,
         # where 300 events with no checkpoint leave hundreds
         assert _wal_frames(sqlite_url) < 20
-        assert len(_log(store, "t0")) == 301
+        assert len(_log(store, "t0")) == 302
     finally:
         store.dispose()
 
