@@ -3,11 +3,13 @@
 Runs ``--tables`` tasks on one event loop, each doing ``--work`` microseconds of other
 work on the loop (what the rest of an action costs the server: checks, rules, views,
 frames) and then appending one event to the log and awaiting its commit, as a table does.
-SQLite at ``synchronous=NORMAL`` in a temporary file. The two ways of committing
-(``docs/operations.md``, "The event log") alternate in short rounds; the process's CPU an
-event is printed for each, and their ratio (loop / thread) over the medians.
+SQLite at ``synchronous=NORMAL`` in a temporary file, or PostgreSQL (``--db postgresql``,
+tables with a prefix of their own, dropped afterwards), where the loop awaits its commits. The
+two ways of committing (``docs/operations.md``, "The event log") alternate in short rounds; the
+process's CPU an event is printed for each, and their ratio (loop / thread) over the medians.
 
     python benchmarks/log_commit.py --rounds 5 --work 100
+    python benchmarks/log_commit.py --db postgresql --rounds 5 --work 100
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import resource
 import statistics
 import tempfile
 import time
+import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from tapete.server.groupcommit import GroupCommit
 
 MAX_ROUNDS = 20
 MAX_SECONDS = 20.0
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def cpu_seconds() -> float:
@@ -40,9 +44,12 @@ def busy(microseconds: float) -> None:
         pass
 
 
-def open_store(folder: str, tables: int) -> Store:
-    """A log in ``folder`` with ``tables`` open tables, ``t0``, ``t1``, …"""
-    store = Store(f"sqlite:///{Path(folder) / 'log.db'}", sqlite_synchronous="NORMAL")
+def open_store(db: str, folder: str, tables: int) -> Store:
+    """A log (SQLite in ``folder``, or PostgreSQL at ``db``) with ``tables`` open tables, ``t0``, ``t1``, …"""
+    if db == "sqlite":
+        store = Store(f"sqlite:///{Path(folder) / 'log.db'}", sqlite_synchronous="NORMAL")
+    else:
+        store = Store(db, prefix=f"bench_{uuid.uuid4().hex[:8]}_")
     store.create_schema()
     seats = [SeatRow(seat, "human") for seat in range(3)]
     first = TableRow("t0", "cutthroat", {}, 0, "x", "open", 0.0, seats=seats)
@@ -51,10 +58,10 @@ def open_store(folder: str, tables: int) -> Store:
     return store
 
 
-async def one_round(on_loop: bool, tables: int, seconds: float, work: float) -> tuple[int, float, int]:
+async def one_round(db: str, on_loop: bool, tables: int, seconds: float, work: float) -> tuple[int, float, int]:
     """(events, CPU seconds, commits) of one round."""
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(folder, tables)
+        store = open_store(db, folder, tables)
         writer = GroupCommit(store, on_loop=on_loop)
         writer.start()
         events = 0
@@ -72,24 +79,28 @@ async def one_round(on_loop: bool, tables: int, seconds: float, work: float) -> 
         start = cpu_seconds()
         await asyncio.gather(*(table(i) for i in range(tables)))
         spent = cpu_seconds() - start
-        writer.stop()
+        await writer.close()
+        if db != "sqlite":
+            store.drop_schema()
         store.dispose()
         return events, spent, writer.batches
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", default="sqlite", help="sqlite, postgresql, or a postgresql:// URL")
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--work", type=float, default=100.0, help="microseconds of other work on the loop an event")
     args = parser.parse_args()
+    db = PG_URL if args.db == "postgresql" else args.db
     rounds = max(1, min(args.rounds, MAX_ROUNDS))
     seconds = max(0.2, min(args.seconds, MAX_SECONDS))
     per_event: dict[str, list[float]] = {"thread": [], "loop": []}
     for r in range(rounds):
         for name in ("thread", "loop"):
-            events, spent, commits = asyncio.run(one_round(name == "loop", args.tables, seconds, args.work))
+            events, spent, commits = asyncio.run(one_round(db, name == "loop", args.tables, seconds, args.work))
             cost = spent / max(events, 1) * 1e6
             per_event[name].append(cost)
             print(

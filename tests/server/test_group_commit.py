@@ -41,18 +41,13 @@ def _log(store: Store, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 WHERE = ["loop", "thread"]
-"""Where batches commit: on the event loop (SQLite at NORMAL), or on the writer thread."""
-
-
-def _on_loop(db: tuple[str, str], where: str) -> bool:
-    if where == "loop" and not db[0].startswith("sqlite"):
-        pytest.skip("PostgreSQL commits on the writer thread only")
-    return where == "loop"
+"""Where batches commit: on the event loop (SQLite at NORMAL at once, PostgreSQL awaited), or on
+the writer thread."""
 
 
 @pytest.mark.parametrize("where", WHERE)
 def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: tuple[str, str], where: str) -> None:
-    on_loop = _on_loop(db, where)
+    on_loop = where == "loop"
     store = _store(db, 30)
     writer = GroupCommit(store, linger=0.005, on_loop=on_loop)
 
@@ -63,7 +58,7 @@ def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: t
     async def main() -> None:
         writer.start()
         await asyncio.gather(*(table(i) for i in range(30)))
-        writer.stop()
+        await writer.close()
 
     try:
         asyncio.run(main())
@@ -79,7 +74,7 @@ def test_many_tables_share_transactions_and_every_event_is_logged_in_order(db: t
 
 @pytest.mark.parametrize("where", WHERE)
 def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple[str, str], where: str) -> None:
-    on_loop = _on_loop(db, where)
+    on_loop = where == "loop"
     store = _store(db, 6)
     store.append_event("t3", 0, 0, {"seat": 0, "pass": True})  # seq 0 of t3 is taken
     # one turn of the loop, or a long linger, puts all six in one batch
@@ -91,7 +86,7 @@ def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple
             *(writer.append(f"t{i}", 0, 0, {"seat": 0, "play": ["3H"]}, None) for i in range(6)),
             return_exceptions=True,
         )
-        writer.stop()
+        await writer.close()
         return list(results)
 
     try:
@@ -140,7 +135,7 @@ def test_an_append_returns_only_after_its_commit_and_the_final_record_closes_the
         assert time.monotonic() - t0 < 5
         assert reader.count_events("t0") == 1  # acknowledged: visible to any other connection
         assert reader.load_record("t0") == ("finished", {"format": "x"})
-        writer.stop()
+        await writer.close()
 
     try:
         asyncio.run(main())
@@ -165,7 +160,7 @@ def test_on_sqlite_at_normal_the_event_loop_commits_and_at_full_the_thread_does(
         writer.start()
         for seq in range(4):
             await asyncio.gather(*(writer.append(f"t{i}", seq, 0, {"seat": 0}, None) for i in range(3)))
-        writer.stop()
+        await writer.close()
 
     for level, on_loop in (("NORMAL", True), ("FULL", False)):
         monkeypatch.setenv("TAPETE_SQLITE_SYNCHRONOUS", level)
@@ -189,7 +184,7 @@ def test_a_burst_larger_than_a_loop_batch_goes_to_the_thread(sqlite_url: str) ->
         writer.start()
         await asyncio.gather(*(writer.append(f"t{i}", 0, 0, {"seat": 0}, None) for i in range(12)))  # one turn
         await asyncio.gather(*(writer.append(f"t{i}", 1, 0, {"seat": 0}, None) for i in range(3)))
-        writer.stop()
+        await writer.close()
 
     try:
         asyncio.run(main())
@@ -222,7 +217,7 @@ def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes
         await asyncio.wait_for(task, 10)
         await writer.append("t1", 0, 0, {"seat": 0}, None)  # the lock is free: the loop commits again
         assert writer._loop_conn is kept
-        writer.stop()
+        await writer.close()
 
     try:
         asyncio.run(main())
@@ -231,6 +226,95 @@ def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes
     finally:
         other.close()
         other_store.dispose()
+        store.dispose()
+
+
+def test_on_postgresql_the_loop_awaits_its_commits_and_a_final_record_closes_the_table(pg: tuple[str, str]) -> None:
+    store = _store(pg, 3)
+    reader = Store(*pg[:1], prefix=pg[1])
+    writer = GroupCommit(store)
+
+    async def main() -> None:
+        writer.start()
+        for seq in range(4):
+            final = {"format": "done"} if seq == 3 else None
+            await asyncio.gather(
+                *(writer.append(f"t{i}", seq, 0, {"seat": 0}, final if i == 1 else None) for i in range(3))
+            )
+        await writer.close()
+
+    try:
+        asyncio.run(main())
+        assert writer.awaits and writer.on_loop
+        assert (writer.loop_events, writer.thread_events) == (12, 0)
+        assert writer.batches == 4  # the three tables of each round shared a commit
+        assert all([seq for seq, _, _ in _log(reader, f"t{i}")] == [0, 1, 2, 3] for i in (0, 2))
+        assert reader.load_record("t1") == ("finished", {"format": "done"})
+        assert reader.count_events("t1") == 4
+    finally:
+        reader.dispose()
+        store.dispose()
+
+
+def test_while_postgresql_holds_a_commit_the_loop_goes_on_and_acknowledges_after_it(pg: tuple[str, str]) -> None:
+    url, prefix = pg
+    store = _store(pg, 1)
+    locker = Store(url, prefix=prefix)
+    conn = locker.writer_connection()
+    conn.cursor().execute(f"LOCK TABLE {prefix}events IN EXCLUSIVE MODE")  # inserts wait for it
+    writer = GroupCommit(store)
+
+    async def main() -> None:
+        writer.start()
+        task = asyncio.create_task(writer.append("t0", 0, 0, {"seat": 0}, None))
+        ticks = 0
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 0.3:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks >= 10  # the loop was never held by the commit in flight
+        assert not task.done()  # not acknowledged before its commit
+        conn.commit()
+        await asyncio.wait_for(task, 10)
+        await writer.close()
+
+    try:
+        asyncio.run(main())
+        assert (writer.loop_events, writer.thread_events) == (1, 0)
+        assert len(_log(store, "t0")) == 1
+    finally:
+        conn.close()
+        locker.dispose()
+        store.dispose()
+
+
+def test_a_lost_postgresql_connection_hands_its_batch_to_the_thread_and_the_loop_reconnects(
+    pg: tuple[str, str],
+) -> None:
+    url, prefix = pg
+    store = _store(pg, 1)
+    admin = Store(url, prefix=prefix)
+    writer = GroupCommit(store)
+
+    async def main() -> None:
+        writer.start()
+        await writer.append("t0", 0, 0, {"seat": 0}, None)
+        lost = writer._loop_conn
+        assert lost is not None
+        with admin.engine.begin() as c:  # the server ends the loop's connection
+            c.exec_driver_sql(f"SELECT pg_terminate_backend({lost.get_server_pid()})")
+        await writer.append("t0", 1, 0, {"seat": 0}, None)  # fails on the loop, written by the thread
+        assert writer.thread_events == 1
+        await writer.append("t0", 2, 0, {"seat": 0}, None)  # a new connection on the loop
+        assert writer._loop_conn is not None and writer._loop_conn is not lost
+        await writer.close()
+
+    try:
+        asyncio.run(main())
+        assert (writer.loop_events, writer.thread_events) == (2, 1)
+        assert [seq for seq, _, _ in _log(store, "t0")] == [0, 1, 2]  # each exactly once
+    finally:
+        admin.dispose()
         store.dispose()
 
 
@@ -257,6 +341,7 @@ def test_the_thread_checkpoints_the_write_ahead_log_of_the_loops_commits(sqlite_
         writer.start()
         for seq in range(300):
             await writer.append("t0", seq, 0, action, None)
+            await asyncio.sleep(0.001)  # a table's pace: the checkpoints asked for have time to run
 
         async def checkpointed() -> None:
             while writer._checkpoint_asked:  # the checkpoint asked for is made
@@ -270,7 +355,7 @@ def test_the_thread_checkpoints_the_write_ahead_log_of_the_loops_commits(sqlite_
         await writer.append("t0", 300, 0, action, None)
         await checkpointed()
         await writer.append("t0", 301, 0, action, None)
-        writer.stop()
+        await writer.close()
 
     try:
         asyncio.run(main())

@@ -7,8 +7,10 @@ tables logged before it existed keep their 63-bit seed in ``tables.seed``), ``se
 ``(table_id, seq)`` makes each sequence number unique per table). ``Store``
 is synchronous; the server calls it in a thread pool of its own (``Hub.db``: one thread
 for SQLite, eight for PostgreSQL) so the event loop never waits on disk or network. The
-one exception is the log's commit on SQLite at ``synchronous=NORMAL``, which writes into
-the system's page cache and never waits for a lock (:meth:`Store.loop_connection`).
+exception is the log's commit: on SQLite at ``synchronous=NORMAL`` it writes into the
+system's page cache and never waits for a lock (:meth:`Store.loop_connection`); on
+PostgreSQL the loop awaits it on an asynchronous connection of its own
+(:meth:`Store.append_events_async`).
 The schema is created with ``create_all``, which leaves existing tables as they are.
 """
 
@@ -172,6 +174,19 @@ class Store:
         self._finish_sql = (
             f"UPDATE {quote(self.tables.name)} SET status = 'finished', record = {mark} WHERE id = {mark}"
         )
+        # PostgreSQL's commits on the event loop: the batch as one statement (atomic by itself, one
+        # round trip outside a transaction), its columns as arrays; the tables it finishes in the same
+        # statement. asyncpg's ``$n`` parameters.
+        insert_arrays = (
+            f"INSERT INTO {quote(self.events.name)} (table_id, seq, hand, action, at) "
+            "SELECT * FROM unnest($1::varchar[], $2::int[], $3::int[], $4::text[], $5::float8[])"
+        )
+        self._insert_arrays_sql = insert_arrays
+        self._insert_and_finish_arrays_sql = (
+            f"WITH logged AS ({insert_arrays}) UPDATE {quote(self.tables.name)} AS t "
+            "SET status = 'finished', record = f.record FROM unnest($6::varchar[], $7::text[]) AS f(id, record) "
+            "WHERE t.id = f.id"
+        )
 
     def create_schema(self) -> None:
         self.metadata.create_all(self.engine)
@@ -237,12 +252,61 @@ class Store:
 
     @property
     def commits_on_loop(self) -> bool:
-        """Whether a commit is cheap and never waits on the disk, so the event loop may make it itself.
+        """Whether the event loop may commit the log itself, without blocking on the disk or the network.
 
         True for SQLite at ``synchronous=NORMAL``: a commit appends to the write-ahead log in the
-        system's page cache, with no ``fsync``. Not for ``FULL`` (an ``fsync`` a commit) nor for
-        PostgreSQL (a round trip)."""
-        return self.is_sqlite and self.sqlite_synchronous == "NORMAL"
+        system's page cache, with no ``fsync``, and is made at once (:meth:`loop_connection`). True
+        for PostgreSQL: a commit is a round trip the loop awaits on a connection of its own
+        (:attr:`loop_commits_await`). Not for SQLite at ``FULL`` (an ``fsync`` a commit, which only a
+        thread may wait for)."""
+        return not self.is_sqlite or self.sqlite_synchronous == "NORMAL"
+
+    @property
+    def loop_commits_await(self) -> bool:
+        """Whether a commit on the event loop is awaited (PostgreSQL: :meth:`open_async_connection`,
+        :meth:`append_events_async`) rather than made at once (SQLite: :meth:`loop_connection`)."""
+        return not self.is_sqlite
+
+    async def open_async_connection(self) -> Any:
+        """An asynchronous connection of its own for commits awaited on the event loop (PostgreSQL
+        only: asyncpg's, which costs the loop about a third of the CPU of psycopg's asynchronous one
+        a commit, ``benchmarks/log_commit.py``)."""
+        import asyncpg
+
+        url = sa.engine.make_url(self.url).set(drivername="postgresql")
+        return await asyncpg.connect(url.render_as_string(hide_password=False))
+
+    async def append_events_async(self, conn: Any, events: list[EventRow]) -> None:
+        """:meth:`append_events` on an :meth:`open_async_connection`: one statement, so one round trip,
+        and atomic (the tables finished by ``final_record`` are closed by the same statement). On an
+        error none of ``events`` is in the log."""
+        table_ids: list[str] = []
+        seqs: list[int] = []
+        hands: list[int] = []
+        actions: list[str] = []
+        times: list[float] = []
+        finished_ids: list[str] = []
+        records: list[str] = []
+        for e in events:
+            table_ids.append(e.table_id)
+            seqs.append(e.seq)
+            hands.append(e.hand)
+            actions.append(e.action)
+            times.append(e.at)
+            if e.final_record is not None:
+                finished_ids.append(e.table_id)
+                records.append(e.final_record)
+        if finished_ids:
+            sql = self._insert_and_finish_arrays_sql
+            await conn.execute(sql, table_ids, seqs, hands, actions, times, finished_ids, records)
+        else:
+            await conn.execute(self._insert_arrays_sql, table_ids, seqs, hands, actions, times)
+
+    @staticmethod
+    def async_connection_usable(conn: Any) -> bool:
+        """Whether an :meth:`open_async_connection` is still fit for the next commit after one failed
+        (a refused statement leaves it open and outside any transaction; a lost one is closed)."""
+        return not conn.is_closed() and not conn.is_in_transaction()
 
     def loop_connection(self) -> Any:
         """A DBAPI connection of its own for commits made on the event loop (SQLite only).

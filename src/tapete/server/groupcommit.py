@@ -13,8 +13,12 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
   for an event, which is what makes this way cheaper than the other (measured in
   ``benchmarks/server_cpu.py``: docs/operations.md).
-- **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit; PostgreSQL: a round
-  trip): it takes every event waiting (up to ``max_batch``; those that arrived while the last
+- **Awaited on the event loop** (PostgreSQL: a round trip to the server). One commit is in
+  flight at a time, on an asynchronous connection of the loop's own: the events appended while
+  it travels make the next one (up to ``loop_batch``), written as one statement
+  (:meth:`tapete.server.db.Store.append_events_async`). A batch that fails goes to the writer
+  thread, as above. No thread is woken for an event here either.
+- **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit): it takes every event waiting (up to ``max_batch``; those that arrived while the last
   batch was committing, or during ``linger`` seconds if set), writes them in one transaction
   through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
   after the commit returns wakes the waiting tables — one call into the event loop per batch.
@@ -93,7 +97,14 @@ class GroupCommit:
         self._conn: Any = None
         self._loop_conn: Any = None
         self._gathered: list[_Pending] = []
-        """Events appended in this turn of the event loop, committed together at its end."""
+        """Events appended in this turn of the event loop, committed together at its end (awaited
+        commits: since the commit in flight was sent)."""
+        self.awaits = self.on_loop and store.loop_commits_await
+        """Whether commits on the loop are awaited (PostgreSQL) rather than made at once (SQLite)."""
+        self._more: asyncio.Event | None = None
+        """Set when events wait for the awaited commits' writer task."""
+        self._closing = False
+        self._loop_writer: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
         self._checkpoint_asked = False
         self.loop_batches = 0
@@ -122,6 +133,10 @@ class GroupCommit:
         self._loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._run, name="tapete-log-writer", daemon=True)
         self._thread.start()
+        if self.awaits:
+            self._more = asyncio.Event()
+            self._closing = False
+            self._loop_writer = self._loop.create_task(self._write_awaited(), name="tapete-log-commits")
 
     async def append(
         self, table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
@@ -134,7 +149,10 @@ class GroupCommit:
         )
         loop = asyncio.get_running_loop()
         pending = _Pending(row, loop.create_future())
-        if self.on_loop:
+        if self._more is not None:
+            self._gathered.append(pending)
+            self._more.set()
+        elif self.on_loop:
             if not self._gathered:
                 loop.call_soon(self._commit_gathered)
             self._gathered.append(pending)
@@ -142,12 +160,30 @@ class GroupCommit:
             self._queue.put(pending)
         await pending.future
 
+    async def close(self) -> None:
+        """Wait for the awaited commits to write what is gathered, then :meth:`stop`."""
+        task = self._loop_writer
+        if task is not None and self._more is not None:
+            self._closing = True
+            self._more.set()
+            await task
+            self._loop_writer = None
+            self._more = None
+        await self._close_async_connection()
+        self.stop()
+
     def stop(self) -> None:
-        """Write what is gathered and queued, then end the writer thread and close the connections."""
+        """Write what is gathered and queued, then end the writer thread and close the connections
+        (from outside the event loop; with commits awaited on the loop, :meth:`close` first)."""
         thread = self._thread
         if thread is None:
             return
-        self._commit_gathered()
+        if self._more is not None:  # not drained by ``close``: the thread writes what is gathered
+            batch, self._gathered = self._gathered, []
+            for p in batch:
+                self._queue.put(p)
+        else:
+            self._commit_gathered()
         self._queue.put(_STOP)
         thread.join()
         self._thread = None
@@ -186,10 +222,60 @@ class GroupCommit:
             self._queue.put(_CHECKPOINT)
 
     def _close_loop_connection(self) -> None:
+        if self.awaits:
+            return  # an asynchronous connection: ``_close_async_connection``
         conn, self._loop_conn = self._loop_conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.close()
+
+    # --- awaited on the event loop ------------------------------------------------------------
+    async def _write_awaited(self) -> None:
+        """The task that makes the awaited commits, one in flight at a time, until :meth:`close`."""
+        more = self._more
+        assert more is not None
+        while True:
+            if not self._gathered:
+                if self._closing:
+                    return
+                more.clear()
+                await more.wait()
+                continue
+            batch = self._gathered[: self.loop_batch]
+            del self._gathered[: self.loop_batch]
+            await self._commit_awaited(batch)
+
+    async def _commit_awaited(self, batch: list[_Pending]) -> None:
+        """Commit ``batch`` on the loop's asynchronous connection, or hand it to the thread if that fails."""
+        try:
+            if self._loop_conn is None:
+                self._loop_conn = await self.store.open_async_connection()
+            await self.store.append_events_async(self._loop_conn, [p.row for p in batch])
+        except asyncio.CancelledError:
+            # the loop is going away mid-commit: whether it reached the log is not known
+            for p in batch:
+                p.future.cancel()
+            raise
+        except Exception as exc:
+            # nothing of the batch is in the log; the thread writes it, and an event at fault
+            # fails alone there
+            if self._loop_conn is not None and not self.store.async_connection_usable(self._loop_conn):
+                await self._close_async_connection()
+            log.debug("a batch committed on the loop failed (%s); the writer thread takes it", type(exc).__name__)
+            for p in batch:
+                self._queue.put(p)
+            return
+        self.loop_batches += 1
+        self.loop_events += len(batch)
+        _wake(batch, [None] * len(batch))
+
+    async def _close_async_connection(self) -> None:
+        if not self.awaits:
+            return
+        conn, self._loop_conn = self._loop_conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     # --- the writer thread -----------------------------------------------------------------
     def _run(self) -> None:

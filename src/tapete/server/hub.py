@@ -315,7 +315,7 @@ class Hub:
         for table in list(self.tables.values()):
             await table.close()
         await self.scheduler.stop()
-        self.log_writer.stop()
+        await self.log_writer.close()
         self.db_executor.shutdown(wait=True)
         self.store.dispose()
 
