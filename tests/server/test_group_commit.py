@@ -318,6 +318,39 @@ def test_a_lost_postgresql_connection_hands_its_batch_to_the_thread_and_the_loop
         store.dispose()
 
 
+class _UnreachableStore(Store):
+    """A store whose asynchronous connections cannot be opened."""
+
+    attempts = 0
+
+    async def open_async_connection(self) -> Any:
+        self.attempts += 1
+        raise OSError("connection refused")
+
+
+def test_when_the_loop_cannot_connect_the_thread_commits_and_the_loop_waits_before_trying_again(
+    pg: tuple[str, str],
+) -> None:
+    url, prefix = pg
+    _store(pg, 3).dispose()
+    store = _UnreachableStore(url, prefix=prefix)
+    writer = GroupCommit(store)
+
+    async def main() -> None:
+        writer.start()
+        for seq in range(5):
+            await asyncio.gather(*(writer.append(f"t{i}", seq, 0, {"seat": 0}, None) for i in range(3)))
+        await writer.close()
+
+    try:
+        asyncio.run(main())
+        assert (writer.loop_events, writer.thread_events) == (0, 15)
+        assert store.attempts == 1  # not one attempt a batch
+        assert all(len(_log(store, f"t{i}")) == 5 for i in range(3))
+    finally:
+        store.dispose()
+
+
 def _wal_frames(sqlite_url: str) -> int:
     """Frames in the write-ahead log (a passive checkpoint reports them and changes nothing else)."""
     store = Store(sqlite_url)

@@ -17,7 +17,8 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   flight at a time, on an asynchronous connection of the loop's own: the events appended while
   it travels make the next one (up to ``loop_batch``), written as one statement
   (:meth:`tapete.server.db.Store.append_events_async`). A batch that fails goes to the writer
-  thread, as above. No thread is woken for an event here either.
+  thread, as above, and so does every batch for ``RECONNECT_AFTER`` seconds after the
+  connection could not be opened. No thread is woken for an event here either.
 - **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit): it takes every event waiting (up to ``max_batch``; those that arrived while the last
   batch was committing, or during ``linger`` seconds if set), writes them in one transaction
   through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
@@ -66,6 +67,8 @@ _CHECKPOINT: Final = object()
 LOOP_BATCH: Final = 200
 """Most events committed on the event loop at once: a turn that gathered more (a burst) hands
 them to the writer thread, where a large commit does not hold up the loop (about 10 µs an event)."""
+RECONNECT_AFTER: Final = 5.0
+"""Seconds the loop leaves its awaited commits to the writer thread after it failed to connect."""
 CHECKPOINT_EVERY: Final = 100
 """Commits on the event loop between two checkpoints of SQLite's write-ahead log (a commit
 adds five to ten pages to it under load; SQLite's own default checkpoints at 1,000 pages)."""
@@ -105,6 +108,8 @@ class GroupCommit:
         """Set when events wait for the awaited commits' writer task."""
         self._closing = False
         self._loop_writer: asyncio.Task[None] | None = None
+        self._connect_again_at = 0.0
+        """When the loop may try again to open its asynchronous connection (``loop.time()``)."""
         self._since_checkpoint = 0
         self._checkpoint_asked = False
         self.loop_batches = 0
@@ -247,9 +252,11 @@ class GroupCommit:
 
     async def _commit_awaited(self, batch: list[_Pending]) -> None:
         """Commit ``batch`` on the loop's asynchronous connection, or hand it to the thread if that fails."""
+        if self._loop_conn is None and not await self._connect_awaited():
+            for p in batch:  # no connection for the loop for now: the thread writes
+                self._queue.put(p)
+            return
         try:
-            if self._loop_conn is None:
-                self._loop_conn = await self.store.open_async_connection()
             await self.store.append_events_async(self._loop_conn, [p.row for p in batch])
         except asyncio.CancelledError:
             # the loop is going away mid-commit: whether it reached the log is not known
@@ -268,6 +275,24 @@ class GroupCommit:
         self.loop_batches += 1
         self.loop_events += len(batch)
         _wake(batch, [None] * len(batch))
+
+    async def _connect_awaited(self) -> bool:
+        """Open the loop's asynchronous connection, unless one failed to open in the last
+        ``RECONNECT_AFTER`` seconds; whether there is one."""
+        loop = asyncio.get_running_loop()
+        if loop.time() < self._connect_again_at:
+            return False
+        try:
+            self._loop_conn = await self.store.open_async_connection()
+        except Exception as exc:
+            self._connect_again_at = loop.time() + RECONNECT_AFTER
+            log.warning(
+                "the event loop could not connect to the log (%s); the writer thread commits for %g s",
+                type(exc).__name__,
+                RECONNECT_AFTER,
+            )
+            return False
+        return True
 
     async def _close_async_connection(self) -> None:
         if not self.awaits:
@@ -381,4 +406,4 @@ def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
             p.future.set_exception(err)
 
 
-__all__ = ["CHECKPOINT_EVERY", "LINGER", "LOOP_BATCH", "MAX_BATCH", "GroupCommit", "action_text"]
+__all__ = ["CHECKPOINT_EVERY", "LINGER", "LOOP_BATCH", "MAX_BATCH", "RECONNECT_AFTER", "GroupCommit", "action_text"]
