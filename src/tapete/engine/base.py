@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from enum import IntEnum
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import Any, Final, Protocol, TypedDict, TypeVar
 
 from tapete.errors import IllegalAction
 
@@ -18,6 +18,11 @@ class Phase(IntEnum):
     BID = 1
     PLAY = 2
     OVER = 3
+
+
+PHASE_NAMES: Final[dict[Phase, str]] = {phase: phase.name.lower() for phase in Phase}
+"""Each phase as observations write it: one string each, so that views of different versions
+share it (a change between them then sees it unchanged by identity)."""
 
 
 class BaseObservation(TypedDict):

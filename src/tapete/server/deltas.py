@@ -82,7 +82,7 @@ def view_delta(before: Mapping[str, JSON], after: Mapping[str, JSON]) -> Delta:
             appended[key] = value[len(old) :]
         else:
             changed[key] = value
-    if not _same_encoding(kept_before, kept_after):
+    if kept_before and not _same_encoding(kept_before, kept_after):
         for key, value in after.items():  # rare: a number changed type; the strict check, key by key
             if key not in changed and key not in appended and not same_json(before[key], value):
                 changed[key] = value

@@ -22,7 +22,7 @@ from typing import Any, Final, NamedTuple
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
+from tapete.engine.base import JSON, PHASE_NAMES, Phase, acting_seat, check_turn, game_record
 from tapete.engine.runfast.actions import DECK, DECK_MASK, PASS, RunFastAction, card_names, card_symbols, rf_rank
 from tapete.engine.runfast.combos import (
     CELESTIAL,
@@ -458,7 +458,7 @@ class RunFastGame:
         return _PublicView(
             overrides,
             options,
-            self.phase.name.lower(),
+            PHASE_NAMES[self.phase],
             [h.bit_count() for h in self.hands],
             list(self.played),
             self._plays_json(),

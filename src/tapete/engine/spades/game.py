@@ -30,7 +30,7 @@ from tapete.cards import (
     mask_of,
 )
 from tapete.engine import dealing
-from tapete.engine.base import JSON, Phase, acting_seat, check_turn, game_record
+from tapete.engine.base import JSON, PHASE_NAMES, Phase, acting_seat, check_turn, game_record
 from tapete.engine.pickling import fields_of, rebuilt
 from tapete.engine.spades.actions import (
     ACTIONS,
@@ -283,6 +283,8 @@ class HandLog:
     scores: list[int] | None = None
     tokens: list[int] | None = None
     jack_winners: list[tuple[str, int]] = field(default_factory=list)
+    kept_result: HandResultView | None = field(default=None, compare=False, repr=False)
+    """A finished hand's result as observations show it, built once (``kept_result_view``)."""
 
     def __reduce__(self) -> tuple[object, ...]:
         fields = (self.bidding, self.tricks, self.result, self.scores, self.tokens, self.jack_winners)
@@ -800,7 +802,7 @@ class SpadesGame(TrickState):
         return _PublicView(
             overrides,
             options,
-            self.phase.name.lower(),
+            PHASE_NAMES[self.phase],
             [h.bit_count() for h in self.hands],
             list(self.dealt_sizes),
             [self._bid_value(b) for b in self.bids],
@@ -812,7 +814,7 @@ class SpadesGame(TrickState):
             shown_points(rules, self.scores_),
             list(self.bags_),
             list(self.tokens_) if rules.tokens is not None else None,
-            _hand_result_json(rules, last) if last is not None else None,
+            None if last is None else _kept_hand_result(rules, last) if shared else _hand_result_json(rules, last),
             [card_name(c) for c in self.draw] if self.draw is not None else None,
         )
 
@@ -973,6 +975,15 @@ def shown_points(rules: SpadesRules, points: Sequence[int]) -> list[float]:
     if rules.tenths:
         return [p / 10 for p in points]
     return list(points)
+
+
+def _kept_hand_result(rules: SpadesRules, log: HandLog) -> HandResultView | None:
+    """``_hand_result_json`` of a finished hand, one value kept on its log and given at every call,
+    for views that are only read (the log of a finished hand never changes again)."""
+    kept = log.kept_result
+    if kept is None and log.result is not None:
+        kept = log.kept_result = _hand_result_json(rules, log)
+    return kept
 
 
 def _hand_result_json(rules: SpadesRules, log: HandLog) -> HandResultView | None:
