@@ -263,16 +263,11 @@ class Hub:
 
     # --- life ---------------------------------------------------------------------------
     def config(self) -> TableConfig:
-        async def append(
-            table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
-        ) -> None:
-            await self.log_writer.append(table_id, seq, hand, action, final)
-
         async def override(table_id: str, seat: int, level: str | None, on: bool) -> None:
             await self.db(self.store.set_bot_override, table_id, seat, level, on)
 
         return TableConfig(
-            append_event=self.ownership.appender(append),
+            append_event=self.ownership.appender(self.log_writer.append),
             set_override=override,
             decide=self.ownership.decider(self.decide),
             bot_delay=self.bot_delay,
