@@ -351,6 +351,38 @@ def test_when_the_loop_cannot_connect_the_thread_commits_and_the_loop_waits_befo
         store.dispose()
 
 
+def test_if_the_loops_commits_fail_unexpectedly_the_batch_in_hand_fails_and_the_thread_takes_over(
+    pg: tuple[str, str],
+) -> None:
+    store = _store(pg, 3)
+    writer = GroupCommit(store)
+    calls = 0
+
+    async def broken(batch: Any) -> None:
+        nonlocal calls
+        calls += 1
+        raise RuntimeError("a fault in the loop's commit code")
+
+    async def main() -> list[BaseException | None]:
+        writer.start()
+        writer._commit_awaited = broken  # type: ignore[method-assign]
+        first = await asyncio.gather(
+            *(writer.append(f"t{i}", 0, 0, {"seat": 0}, None) for i in range(3)), return_exceptions=True
+        )
+        await asyncio.gather(*(writer.append(f"t{i}", 1, 0, {"seat": 0}, None) for i in range(3)))
+        await writer.close()
+        return list(first)
+
+    try:
+        first = asyncio.run(main())
+        assert all(isinstance(r, RuntimeError) for r in first)  # answered, not left waiting
+        assert calls == 1 and not writer.on_loop
+        assert (writer.loop_events, writer.thread_events) == (0, 3)
+        assert all([seq for seq, _, _ in _log(store, f"t{i}")] == [1] for i in range(3))
+    finally:
+        store.dispose()
+
+
 def _wal_frames(sqlite_url: str) -> int:
     """Frames in the write-ahead log (a passive checkpoint reports them and changes nothing else)."""
     store = Store(sqlite_url)

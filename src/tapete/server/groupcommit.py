@@ -19,7 +19,8 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   (:meth:`tapete.server.db.Store.append_events_async`). A batch that fails goes to the writer
   thread, as above, and so does every batch for ``RECONNECT_AFTER`` seconds after the
   connection could not be opened. No thread is woken for an event here either.
-- **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit): it takes every event waiting (up to ``max_batch``; those that arrived while the last
+- **On the writer thread** (SQLite at ``FULL``: an ``fsync`` a commit): it takes every event
+  waiting (up to ``max_batch``; those that arrived while the last
   batch was committing, or during ``linger`` seconds if set), writes them in one transaction
   through the driver's batch insert (:meth:`tapete.server.db.Store.append_events`), and only
   after the commit returns wakes the waiting tables — one call into the event loop per batch.
@@ -239,16 +240,29 @@ class GroupCommit:
         """The task that makes the awaited commits, one in flight at a time, until :meth:`close`."""
         more = self._more
         assert more is not None
-        while True:
-            if not self._gathered:
-                if self._closing:
-                    return
-                more.clear()
-                await more.wait()
-                continue
-            batch = self._gathered[: self.loop_batch]
-            del self._gathered[: self.loop_batch]
-            await self._commit_awaited(batch)
+        batch: list[_Pending] = []
+        try:
+            while True:
+                if not self._gathered:
+                    if self._closing:
+                        return
+                    more.clear()
+                    await more.wait()
+                    continue
+                batch = self._gathered[: self.loop_batch]
+                del self._gathered[: self.loop_batch]
+                await self._commit_awaited(batch)
+                batch = []
+        except Exception as exc:
+            # a fault of this code, not of a commit: the batch in hand fails (whether it reached the
+            # log is not known), and the writer thread makes every commit from now on
+            log.exception("the event loop's log commits stopped; the writer thread makes them from now on")
+            self._more = None
+            self.on_loop = False
+            _wake(batch, [exc] * len(batch))
+            for p in self._gathered:
+                self._queue.put(p)
+            self._gathered = []
 
     async def _commit_awaited(self, batch: list[_Pending]) -> None:
         """Commit ``batch`` on the loop's asynchronous connection, or hand it to the thread if that fails."""
@@ -266,11 +280,15 @@ class GroupCommit:
         except Exception as exc:
             # nothing of the batch is in the log; the thread writes it, and an event at fault
             # fails alone there
-            if self._loop_conn is not None and not self.store.async_connection_usable(self._loop_conn):
-                await self._close_async_connection()
-            log.debug("a batch committed on the loop failed (%s); the writer thread takes it", type(exc).__name__)
             for p in batch:
                 self._queue.put(p)
+            log.debug("a batch committed on the loop failed (%s); the writer thread takes it", type(exc).__name__)
+            try:
+                usable = self.store.async_connection_usable(self._loop_conn)
+            except Exception:
+                usable = False
+            if not usable:
+                await self._close_async_connection()
             return
         self.loop_batches += 1
         self.loop_events += len(batch)
