@@ -40,6 +40,17 @@ def _log(store: Store, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
     return rows[0].events if rows else []
 
 
+async def _loop_turns(seconds: float) -> int:
+    """How many 10 ms sleeps the event loop ended for this coroutine in ``seconds`` (about
+    ``seconds / 0.01`` when nothing holds the loop)."""
+    turns = 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        await asyncio.sleep(0.01)
+        turns += 1
+    return turns
+
+
 WHERE = ["loop", "thread"]
 """Where batches commit: on the event loop (SQLite at NORMAL at once, PostgreSQL awaited), or on
 the writer thread."""
@@ -204,12 +215,7 @@ def test_a_batch_that_would_wait_for_a_lock_goes_to_the_thread_and_the_loop_goes
     async def main() -> None:
         writer.start()
         task = asyncio.create_task(writer.append("t0", 0, 0, {"seat": 0}, None))
-        ticks = 0
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < 0.3:
-            await asyncio.sleep(0.01)
-            ticks += 1
-        assert ticks >= 10  # the loop was never held by the lock
+        assert await _loop_turns(0.3) >= 10  # the loop was never held by the lock
         assert not task.done()  # not acknowledged: it waits for the lock on the thread
         kept = writer._loop_conn
         assert kept is not None  # a lock held elsewhere does not cost the loop its connection
@@ -267,12 +273,7 @@ def test_while_postgresql_holds_a_commit_the_loop_goes_on_and_acknowledges_after
     async def main() -> None:
         writer.start()
         task = asyncio.create_task(writer.append("t0", 0, 0, {"seat": 0}, None))
-        ticks = 0
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < 0.3:
-            await asyncio.sleep(0.01)
-            ticks += 1
-        assert ticks >= 10  # the loop was never held by the commit in flight
+        assert await _loop_turns(0.3) >= 10  # the loop was never held by the commit in flight
         assert not task.done()  # not acknowledged before its commit
         conn.commit()
         await asyncio.wait_for(task, 10)
