@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tapete.server.db import EventRow, SeatRow, Store, TableRow
-from tapete.server.groupcommit import GroupCommit
+from tapete.server.groupcommit import GroupCommit, action_text
 from tests.server.helpers import Player, create_table, make_app
 
 
@@ -107,6 +107,37 @@ def test_a_refused_event_fails_alone_and_the_rest_of_its_batch_commits(db: tuple
             events = _log(store, f"t{i}")
             assert len(events) == 1
             assert events[0][2] == ({"seat": 0, "pass": True} if i == 3 else {"seat": 0, "play": ["3H"]})
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("where", WHERE)
+def test_an_event_already_in_the_log_as_it_is_is_acknowledged_and_not_written_twice(
+    db: tuple[str, str], where: str
+) -> None:
+    """A commit whose answer was lost may have reached the log: writing the same event again is
+    refused as a duplicate, and the writer then finds it there as it is and acknowledges it."""
+    store = _store(db, 2)
+    action = {"seat": 0, "play": ["3H"]}
+    conn = store.writer_connection()
+    store.append_events(conn, [EventRow("t0", 0, 0, action_text(action), 0.0)])  # the earlier commit
+    conn.close()
+    store.append_event("t1", 0, 0, {"seat": 0, "pass": True})  # another action holds t1's number
+    writer = GroupCommit(store, on_loop=where == "loop")
+
+    async def main() -> list[BaseException | None]:
+        writer.start()
+        results = await asyncio.gather(
+            writer.append("t0", 0, 0, action, None), writer.append("t1", 0, 0, action, None), return_exceptions=True
+        )
+        await writer.close()
+        return list(results)
+
+    try:
+        results = asyncio.run(main())
+        assert results[0] is None and isinstance(results[1], Exception)
+        assert [e[2] for e in _log(store, "t0")] == [action]  # once
+        assert [e[2] for e in _log(store, "t1")] == [{"seat": 0, "pass": True}]
     finally:
         store.dispose()
 

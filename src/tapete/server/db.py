@@ -171,6 +171,7 @@ class Store:
         self._insert_events_sql = (
             f"INSERT INTO {quote(self.events.name)} (table_id, seq, hand, action, at) VALUES ({', '.join([mark] * 5)})"
         )
+        self._event_sql = f"SELECT hand, action FROM {quote(self.events.name)} WHERE table_id = {mark} AND seq = {mark}"
         self._finish_sql = (
             f"UPDATE {quote(self.tables.name)} SET status = 'finished', record = {mark} WHERE id = {mark}"
         )
@@ -363,6 +364,18 @@ class Store:
             raise
         finally:
             cur.close()
+
+    def holds_event(self, conn: Any, row: EventRow) -> bool:
+        """Whether the log holds ``row``'s event as it is: its table's sequence number with the same
+        hand and action (read on the DBAPI connection ``conn``, which is left outside a transaction)."""
+        cur = conn.cursor()
+        try:
+            cur.execute(self._event_sql, (row.table_id, row.seq))
+            found = cur.fetchone()
+        finally:
+            cur.close()
+            conn.rollback()
+        return found is not None and int(found[0]) == row.hand and found[1] == row.action
 
     def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
         with self.engine.begin() as c:

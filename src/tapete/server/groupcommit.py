@@ -26,8 +26,9 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   after the commit returns wakes the waiting tables — one call into the event loop per batch.
 
 If a batch fails on the thread, its events are written again one transaction each, so that one
-bad event (say, a sequence number already taken) fails alone and the others still commit. A
-lost database connection is replaced for the next batch.
+bad event (say, a sequence number already taken) fails alone and the others still commit; an
+event the log already holds as it is (an earlier commit of it whose answer was lost) is
+acknowledged, not refused. A lost database connection is replaced for the next batch.
 """
 
 from __future__ import annotations
@@ -370,7 +371,7 @@ class GroupCommit:
             return [None] * len(batch)
         except Exception as exc:
             if len(batch) == 1:
-                return [exc]
+                return [None if self._already_logged(batch[0].row) else exc]
             log.warning("a batch of %d events failed (%s); writing them one by one", len(batch), type(exc).__name__)
         errors: list[BaseException | None] = []
         for p in batch:
@@ -378,8 +379,21 @@ class GroupCommit:
                 self._commit([p.row])
                 errors.append(None)
             except Exception as exc:
-                errors.append(exc)
+                errors.append(None if self._already_logged(p.row) else exc)
         return errors
+
+    def _already_logged(self, row: EventRow) -> bool:
+        """Whether the log holds ``row`` as it is, though writing it failed: an earlier commit of it
+        whose answer was lost (a connection that dropped after the database committed) reached the
+        log, so the action is acknowledged rather than refused. Only a table's own writer writes its
+        sequence numbers, so the same number with the same hand and action is this event."""
+        try:
+            if self._conn is None:
+                self._conn = self.store.writer_connection()
+            return self.store.holds_event(self._conn, row)
+        except Exception:
+            self._close()
+            return False
 
     def _commit(self, rows: list[EventRow]) -> None:
         if self._conn is None:
