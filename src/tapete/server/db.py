@@ -270,8 +270,8 @@ class Store:
 
     async def open_async_connection(self) -> Any:
         """An asynchronous connection of its own for commits awaited on the event loop (PostgreSQL
-        only: asyncpg's, which costs the loop about a third of the CPU of psycopg's asynchronous one
-        a commit, ``benchmarks/log_commit.py``)."""
+        only: asyncpg's, which costs the loop about 0.3 of the CPU of psycopg's asynchronous one a
+        commit, ``benchmarks/pg_async_driver.py``)."""
         import asyncpg
 
         url = sa.engine.make_url(self.url).set(drivername="postgresql")
