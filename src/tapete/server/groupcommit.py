@@ -101,6 +101,9 @@ class GroupCommit:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._conn: Any = None
         self._loop_conn: Any = None
+        """SQLite's connection for the commits made on the event loop."""
+        self._async_conn: Any = None
+        """PostgreSQL's asynchronous connection for the commits awaited on the event loop."""
         self._gathered: list[_Pending] = []
         """Events appended in this turn of the event loop, committed together at its end (awaited
         commits: since the commit in flight was sent)."""
@@ -181,7 +184,8 @@ class GroupCommit:
 
     def stop(self) -> None:
         """Write what is gathered and queued, then end the writer thread and close the connections
-        (from outside the event loop; with commits awaited on the loop, :meth:`close` first)."""
+        (without awaiting anything: where commits are awaited on the loop, :meth:`close` drains
+        them first)."""
         thread = self._thread
         if thread is None:
             return
@@ -229,8 +233,6 @@ class GroupCommit:
             self._queue.put(_CHECKPOINT)
 
     def _close_loop_connection(self) -> None:
-        if self.awaits:
-            return  # an asynchronous connection: ``_close_async_connection``
         conn, self._loop_conn = self._loop_conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
@@ -267,12 +269,12 @@ class GroupCommit:
 
     async def _commit_awaited(self, batch: list[_Pending]) -> None:
         """Commit ``batch`` on the loop's asynchronous connection, or hand it to the thread if that fails."""
-        if self._loop_conn is None and not await self._connect_awaited():
+        if self._async_conn is None and not await self._connect_awaited():
             for p in batch:  # no connection for the loop for now: the thread writes
                 self._queue.put(p)
             return
         try:
-            await self.store.append_events_async(self._loop_conn, [p.row for p in batch])
+            await self.store.append_events_async(self._async_conn, [p.row for p in batch])
         except asyncio.CancelledError:
             # the loop is going away mid-commit: whether it reached the log is not known
             for p in batch:
@@ -285,7 +287,7 @@ class GroupCommit:
                 self._queue.put(p)
             log.debug("a batch committed on the loop failed (%s); the writer thread takes it", type(exc).__name__)
             try:
-                usable = self.store.async_connection_usable(self._loop_conn)
+                usable = self.store.async_connection_usable(self._async_conn)
             except Exception:
                 usable = False
             if not usable:
@@ -302,7 +304,7 @@ class GroupCommit:
         if loop.time() < self._connect_again_at:
             return False
         try:
-            self._loop_conn = await self.store.open_async_connection()
+            self._async_conn = await self.store.open_async_connection()
         except Exception as exc:
             self._connect_again_at = loop.time() + RECONNECT_AFTER
             log.warning(
@@ -314,9 +316,7 @@ class GroupCommit:
         return True
 
     async def _close_async_connection(self) -> None:
-        if not self.awaits:
-            return
-        conn, self._loop_conn = self._loop_conn, None
+        conn, self._async_conn = self._async_conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close()
