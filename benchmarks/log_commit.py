@@ -10,6 +10,12 @@ process's CPU an event is printed for each, and their ratio (loop / thread) over
 
     python benchmarks/log_commit.py --rounds 5 --work 100
     python benchmarks/log_commit.py --db postgresql --rounds 5 --work 100
+
+``--sizes 1,3,10,30`` measures instead what one commit costs by its size: batches of each
+size appended straight to SQLite's loop connection (events of 200 tables in turn, a
+checkpoint every 100 commits as the server makes), the CPU a commit and an event.
+
+    python benchmarks/log_commit.py --sizes 1,3,10,30 --rounds 2
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
-from tapete.server.db import SeatRow, Store, TableRow
-from tapete.server.groupcommit import GroupCommit
+from tapete.server.db import EventRow, SeatRow, Store, TableRow
+from tapete.server.groupcommit import CHECKPOINT_EVERY, GroupCommit
 
 MAX_ROUNDS = 20
 MAX_SECONDS = 20.0
@@ -86,6 +92,36 @@ async def one_round(db: str, on_loop: bool, tables: int, seconds: float, work: f
         return events, spent, writer.batches
 
 
+def commit_sizes(sizes: list[int], seconds: float) -> dict[int, float]:
+    """CPU seconds a commit on SQLite's loop connection for each batch size in ``sizes``."""
+    tables = 200
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store("sqlite", folder, tables)
+        conn = store.loop_connection()
+        seqs = [0] * tables
+        nth = 0
+        out: dict[int, float] = {}
+        for size in sizes:
+            commits = 0
+            start = cpu_seconds()
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                rows = []
+                for _ in range(size):
+                    i = nth % tables
+                    nth += 1
+                    rows.append(EventRow(f"t{i}", seqs[i], 0, '{"card":"AS","seat":0}', time.time(), None))
+                    seqs[i] += 1
+                store.append_events(conn, rows)
+                commits += 1
+                if commits % CHECKPOINT_EVERY == 0:
+                    store.checkpoint(conn)
+            out[size] = (cpu_seconds() - start) / commits
+        conn.close()
+        store.dispose()
+        return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", default="sqlite", help="sqlite, postgresql, or a postgresql:// URL")
@@ -93,10 +129,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--work", type=float, default=100.0, help="microseconds of other work on the loop an event")
+    parser.add_argument("--sizes", help="comma-separated batch sizes: the CPU a SQLite commit by its size")
     args = parser.parse_args()
     db = PG_URL if args.db == "postgresql" else args.db
     rounds = max(1, min(args.rounds, MAX_ROUNDS))
     seconds = max(0.2, min(args.seconds, MAX_SECONDS))
+    if args.sizes:
+        sizes = [max(1, int(n)) for n in args.sizes.split(",")]
+        by_size: dict[int, list[float]] = {n: [] for n in sizes}
+        for _ in range(rounds):  # the sizes alternate, round after round
+            for size, cost in commit_sizes(sizes, seconds / 2).items():
+                by_size[size].append(cost)
+        for size, costs in by_size.items():
+            cost = statistics.median(costs) * 1e6
+            print(
+                f"{size:4} events a commit: {cost:.1f} us CPU a commit, {cost / size:.1f} an event (median of {rounds})"
+            )
+        return
     per_event: dict[str, list[float]] = {"thread": [], "loop": []}
     for r in range(rounds):
         for name in ("thread", "loop"):

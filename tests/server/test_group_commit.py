@@ -186,6 +186,45 @@ def test_an_append_returns_only_after_its_commit_and_the_final_record_closes_the
         reader.dispose()
 
 
+def test_after_a_shared_commit_the_next_waits_an_interval_and_carries_every_event_gathered_meanwhile(
+    db: tuple[str, str],
+) -> None:
+    store = _store(db, 4)
+    interval = 0.25
+    writer = GroupCommit(store, commit_interval=interval)
+    play = {"seat": 0, "play": ["3H"]}
+
+    async def timed(*appends: tuple[str, int]) -> float:
+        start = time.monotonic()
+        await asyncio.gather(*(writer.append(t, seq, 0, play, None) for t, seq in appends))
+        return time.monotonic() - start
+
+    async def main() -> tuple[float, float, float, float]:
+        writer.start()
+        start = time.monotonic()
+        pair = await timed(("t0", 0), ("t1", 0))  # nothing committed lately: at once, together
+        waiting = []
+        for t in ("t2", "t3", "t0"):  # three turns of the loop, well within the interval
+            waiting.append(asyncio.create_task(writer.append(t, 1 if t == "t0" else 0, 0, play, None)))
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*waiting)
+        gathered = time.monotonic() - start
+        await asyncio.sleep(interval * 1.5)  # quiet again
+        alone = await timed(("t1", 1))
+        next_alone = await timed(("t2", 1))  # the last commit carried one event: not held back
+        await writer.close()
+        return pair, gathered, alone, next_alone
+
+    try:
+        pair, gathered, alone, next_alone = asyncio.run(main())
+        assert max(pair, alone, next_alone) < interval / 2
+        assert gathered >= interval * 0.95  # acknowledged only after the commit an interval later
+        assert (writer.loop_batches, writer.loop_events) == (4, 7)  # the three shared one commit
+        assert [len(_log(store, f"t{i}")) for i in range(4)] == [2, 2, 2, 1]
+    finally:
+        store.dispose()
+
+
 def test_an_append_fails_when_the_writer_is_not_running(sqlite_url: str) -> None:
     store = Store(sqlite_url)
     try:

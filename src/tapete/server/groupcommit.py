@@ -7,15 +7,19 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
 - **On the event loop** (SQLite at ``synchronous=NORMAL``, the default): a commit appends to
   the write-ahead log in the system's page cache and never syncs, a few tens of microseconds.
   The events appended during one turn of the event loop are committed together at its end,
-  on a connection that never waits for a lock; a batch that would wait (another connection is
-  writing) or fails, or a burst of more than ``loop_batch`` events, goes to the writer thread
+  on a connection that never waits for a lock; when the last commit carried more than one
+  event and is less than ``commit_interval`` old, the commit waits until it is, and carries
+  the events of every turn until then (so at low load an event is committed in its own turn,
+  and under load commits come an interval apart with several times as many events each); a
+  batch that would wait (another connection is writing) or fails, or a burst of more than ``loop_batch`` events, goes to the writer thread
   instead. The write-ahead log is checkpointed by
   the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
   for an event, which is what makes this way cheaper than the other (measured in
   ``benchmarks/server_cpu.py``: docs/operations.md).
 - **Awaited on the event loop** (PostgreSQL: a round trip to the server). One commit is in
   flight at a time, on an asynchronous connection of the loop's own: the events appended while
-  it travels make the next one (up to ``loop_batch``), written as one statement
+  it travels (and, as above, until ``commit_interval`` after it was sent) make the next one
+  (up to ``loop_batch``), written as one statement
   (:meth:`tapete.server.db.Store.append_events_async`). A batch that fails goes to the writer
   thread, as above, and so does every batch for ``RECONNECT_AFTER`` seconds after the
   connection could not be opened. No thread is woken for an event here either.
@@ -37,6 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import queue
 import threading
 import time
@@ -69,6 +74,12 @@ _CHECKPOINT: Final = object()
 LOOP_BATCH: Final = 200
 """Most events committed on the event loop at once: a turn that gathered more (a burst) hands
 them to the writer thread, where a large commit does not hold up the loop (about 10 µs an event)."""
+COMMIT_INTERVAL: Final = 0.001
+"""Seconds at least from the start of a commit on the event loop that carried more than one event
+to the next commit (after a lone event, which means no other table is keeping the server busy,
+the next one is not held back). Measured with ``benchmarks/server_cpu.py`` (SQLite, 20 tables):
+3 events a commit became 10, and the server's CPU an action fell by about 9 % while its actions
+a second rose a little; 2 ms left the server idle between commits (docs/operations.md)."""
 RECONNECT_AFTER: Final = 5.0
 """Seconds the loop leaves its awaited commits to the writer thread after it failed to connect."""
 CHECKPOINT_EVERY: Final = 100
@@ -88,6 +99,7 @@ class GroupCommit:
         on_loop: bool | None = None,
         loop_batch: int = LOOP_BATCH,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        commit_interval: float = COMMIT_INTERVAL,
     ) -> None:
         self.store = store
         self.linger = linger
@@ -115,6 +127,10 @@ class GroupCommit:
         self._loop_writer: asyncio.Task[None] | None = None
         self._connect_again_at = 0.0
         """When the loop may try again to open its asynchronous connection (``loop.time()``)."""
+        self.commit_interval = commit_interval
+        self._committed_at = -math.inf
+        """When the last commit on the loop that carried more than one event started
+        (``time.monotonic()``; ``-inf`` when the last carried one)."""
         self._since_checkpoint = 0
         self._checkpoint_asked = False
         self.loop_batches = 0
@@ -164,7 +180,11 @@ class GroupCommit:
             self._more.set()
         elif self.on_loop:
             if not self._gathered:
-                loop.call_soon(self._commit_gathered)
+                wait = self._committed_at + self.commit_interval - time.monotonic()
+                if wait > 0:
+                    loop.call_later(wait, self._commit_gathered)
+                else:
+                    loop.call_soon(self._commit_gathered)  # at the end of this turn
             self._gathered.append(pending)
         else:
             self._queue.put(pending)
@@ -206,6 +226,7 @@ class GroupCommit:
         batch, self._gathered = self._gathered, []
         if not batch:
             return
+        self._started_commit(len(batch))
         if len(batch) > self.loop_batch:
             for p in batch:
                 self._queue.put(p)
@@ -232,6 +253,11 @@ class GroupCommit:
             self._checkpoint_asked = True  # one at a time: commits go on while the thread makes it
             self._queue.put(_CHECKPOINT)
 
+    def _started_commit(self, events: int) -> None:
+        """A commit of ``events`` starts on the loop: the next waits for ``commit_interval`` after
+        it only if it carries more than one."""
+        self._committed_at = time.monotonic() if events > 1 else -math.inf
+
     def _close_loop_connection(self) -> None:
         conn, self._loop_conn = self._loop_conn, None
         if conn is not None:
@@ -252,8 +278,12 @@ class GroupCommit:
                     more.clear()
                     await more.wait()
                     continue
+                wait = self._committed_at + self.commit_interval - time.monotonic()
+                if wait > 0 and not self._closing:
+                    await asyncio.sleep(wait)
                 batch = self._gathered[: self.loop_batch]
                 del self._gathered[: self.loop_batch]
+                self._started_commit(len(batch))
                 await self._commit_awaited(batch)
                 batch = []
         except Exception as exc:
@@ -438,4 +468,13 @@ def _wake(batch: list[_Pending], errors: list[BaseException | None]) -> None:
             p.future.set_exception(err)
 
 
-__all__ = ["CHECKPOINT_EVERY", "LINGER", "LOOP_BATCH", "MAX_BATCH", "RECONNECT_AFTER", "GroupCommit", "action_text"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "COMMIT_INTERVAL",
+    "LINGER",
+    "LOOP_BATCH",
+    "MAX_BATCH",
+    "RECONNECT_AFTER",
+    "GroupCommit",
+    "action_text",
+]
