@@ -42,6 +42,13 @@ def test_every_card_round_trips() -> None:
         assert Card.parse(CARDS[c].symbol()) == c
 
 
+def test_canonical_names_take_the_quick_path_to_the_same_cards_as_the_forgiving_one() -> None:
+    for c in range(55):
+        name = card_name(c)
+        quick = Card.parse(name)
+        assert type(quick) is Card and quick is Card.parse(f" {name.lower()} ") is CARDS[c]
+
+
 def test_order_and_properties() -> None:
     ace, king, two = Card.parse("AS"), Card.parse("KS"), Card.parse("2S")
     assert two < king < ace < Card.parse("XJ") < Card.parse("BJ") < Card.parse("RJ")

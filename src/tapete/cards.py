@@ -58,6 +58,9 @@ class Card(int):
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card in the notation of the game records (forgiving input)."""
+        card = _BY_NAME.get(text) if type(text) is str else None
+        if card is not None:
+            return card  # the canonical name, as clients send it
         if not isinstance(text, str):
             raise CardError(f"a card is a string such as 'AS', not {text!r}")
         t = text.strip().upper()
@@ -106,6 +109,8 @@ _NAMES: Final = tuple(_name(c) for c in range(NUM_CARDS))
 _JOKER_BY_NAME: Final = {name: c for c, name in JOKER_NAMES.items()}
 CARDS: Final = tuple(int.__new__(Card, c) for c in range(NUM_CARDS))
 """Every card, indexed by its int: ``CARDS[51]`` is ``AS``."""
+_BY_NAME: Final = {name: CARDS[c] for c, name in enumerate(_NAMES)}
+"""Each card by its canonical name (``str()``): ``Card.parse``'s quick path."""
 
 
 def card_name(card: int) -> str:

@@ -96,6 +96,8 @@ class SpadesAction(int):
         seat = obj.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise IllegalAction("bad_record", f"'seat' must be a seat from 0 to {players - 1}, not {seat!r}")
+        if len(obj) == 2 and "play" in obj:  # the common case, as the full check below reads it
+            return seat, _play_of(obj["play"])
         kinds = [k for k in ("play", "bid", "look") if k in obj]
         if len(kinds) != 1 or set(obj) - {"seat", "play", "bid", "look"}:
             raise IllegalAction("bad_record", "an action has 'seat' and exactly one of 'play', 'bid' or 'look'")
