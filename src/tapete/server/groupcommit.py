@@ -11,9 +11,9 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
   event and is less than ``commit_interval`` old, the commit waits until it is, and carries
   the events of every turn until then (so at low load an event is committed in its own turn,
   and under load commits come an interval apart with several times as many events each); a
-  batch that would wait (another connection is writing) or fails, or a burst of more than ``loop_batch`` events, goes to the writer thread
-  instead. The write-ahead log is checkpointed by
-  the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
+  batch that would wait (another connection is writing) or fails, or a burst of more than
+  ``loop_batch`` events, goes to the writer thread instead. The write-ahead log is checkpointed
+  by the writer thread (every ``checkpoint_every`` commits), never on the loop. No thread is woken
   for an event, which is what makes this way cheaper than the other (measured in
   ``benchmarks/server_cpu.py``: docs/operations.md).
 - **Awaited on the event loop** (PostgreSQL: a round trip to the server). One commit is in
@@ -78,8 +78,8 @@ COMMIT_INTERVAL: Final = 0.001
 """Seconds at least from the start of a commit on the event loop that carried more than one event
 to the next commit (after a lone event, which means no other table is keeping the server busy,
 the next one is not held back). Measured with ``benchmarks/server_cpu.py`` (SQLite, 20 tables):
-3 events a commit became 10, and the server's CPU an action fell by about 9 % while its actions
-a second rose a little; 2 ms left the server idle between commits (docs/operations.md)."""
+about 3 events a commit became 8, and the server's CPU an action fell by about 8 % while its
+actions a second rose a little; 2 ms left the server idle between commits (docs/operations.md)."""
 RECONNECT_AFTER: Final = 5.0
 """Seconds the loop leaves its awaited commits to the writer thread after it failed to connect."""
 CHECKPOINT_EVERY: Final = 100
