@@ -180,7 +180,7 @@ class GroupCommit:
             self._more.set()
         elif self.on_loop:
             if not self._gathered:
-                wait = self._committed_at + self.commit_interval - time.monotonic()
+                wait = self._wait_before_commit()
                 if wait > 0:
                     loop.call_later(wait, self._commit_gathered)
                 else:
@@ -258,6 +258,10 @@ class GroupCommit:
         it only if it carries more than one."""
         self._committed_at = time.monotonic() if events > 1 else -math.inf
 
+    def _wait_before_commit(self) -> float:
+        """Seconds the next commit on the loop still waits (none, or less, when it may start now)."""
+        return self._committed_at + self.commit_interval - time.monotonic()
+
     def _close_loop_connection(self) -> None:
         conn, self._loop_conn = self._loop_conn, None
         if conn is not None:
@@ -278,7 +282,7 @@ class GroupCommit:
                     more.clear()
                     await more.wait()
                     continue
-                wait = self._committed_at + self.commit_interval - time.monotonic()
+                wait = self._wait_before_commit()
                 if wait > 0 and not self._closing:
                     await asyncio.sleep(wait)
                 batch = self._gathered[: self.loop_batch]
