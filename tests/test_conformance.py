@@ -286,6 +286,32 @@ def test_observations_together_equal_each_seats_own(profile: str) -> None:
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+def test_observation_parts_are_a_public_part_and_each_seats_own_that_make_its_observation(profile: str) -> None:
+    """``observation_parts(seats)`` (the server finds the public part's change once for every
+    seat): the parts share no key, one public part is built for all, and the public part with a
+    seat's own part is that seat's ``observation``, at every step; no own part is the same object
+    as another seat's."""
+    rng = random.Random(f"parts {profile}")
+    options = FAST_OPTIONS.get(profile, {})
+    for k in range(3):
+        game = tapete.new_game(profile, seed=k, options=options)
+        while True:
+            seats = [s for s in range(game.num_players) if rng.random() < 0.7]
+            public, own = game.observation_parts(seats)
+            assert list(own) == seats
+            for seat in seats:
+                assert not public.keys() & own[seat].keys()
+                assert own[seat]["seat"] == seat
+                assert json.dumps({**public, **own[seat]}, sort_keys=True) == json.dumps(
+                    game.observation(seat), sort_keys=True
+                )
+            assert len({id(v) for v in own.values()}) == len(seats)
+            if game.is_over():
+                break
+            game.apply(sensible_random_action(game, rng))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_views_built_together_keep_their_option_values_and_a_seats_own_view_gets_copies(profile: str) -> None:
     """The server reads the views ``observations`` builds and compares them with the ones of
     the version before: their option values are the same objects at every version (nothing

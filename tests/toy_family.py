@@ -149,22 +149,32 @@ class DuelGame:
     def observations(self, seats: Iterable[int]) -> dict[int, dict[str, JSON]]:
         return {seat: self.observation(seat) for seat in seats}
 
+    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+        return self._public_view(), {seat: self._own_view(seat) for seat in seats}
+
     def observation(self, seat: int) -> dict[str, JSON]:
+        return {**self._public_view(), **self._own_view(seat)}
+
+    def _public_view(self) -> dict[str, JSON]:
         return {
             "game": NAME,
             "profile": self.rules.profile,
             "options": {},
             "rules": {},
-            "seat": seat,
             "players": 2,
             "phase": self.phase.name.lower(),
             "to_act": self.to_act,
-            "hand": [card_name(c) for c in sorted(self.hands[seat])],
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [{"seat": s, "card": card_name(c)} for s, c in self.trick],
             "tricks": list(self.tricks),
             "scores": self.scores(),
             "winner": self.winner(),
+        }
+
+    def _own_view(self, seat: int) -> dict[str, JSON]:
+        return {
+            "seat": seat,
+            "hand": [card_name(c) for c in sorted(self.hands[seat])],
             "legal_actions": [self.action_to_record(a, seat) for a in self.legal_actions()]
             if seat == self.to_act
             else [],

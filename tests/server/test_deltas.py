@@ -17,7 +17,7 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.uri import parse_uri
 
 from tapete import new_game
-from tapete.server.deltas import ViewReader, apply_delta, same_json, view_delta
+from tapete.server.deltas import ViewReader, apply_delta, joined_delta, same_json, view_delta
 from tapete.server.views import spectator_view
 from tapete.server.wsprotocol import RAW_BELOW, SEND_NOW
 from tests.server.helpers import Player, create_table, make_app
@@ -118,6 +118,48 @@ def test_real_views_rebuild_exactly_and_travel_in_a_fraction_of_the_bytes(profil
         steps += 1
         game.apply(game.parse_action(rng.choice(game.observation(game.to_act)["legal_actions"])))
     assert steps > 30 and sent * 3 < full, (sent, full)
+
+
+@pytest.mark.parametrize(("profile", "seats"), [("cutthroat", 3), ("spades", 4), ("runfast", 3)])
+def test_the_changes_of_the_public_and_own_parts_joined_rebuild_each_seats_view_exactly(
+    profile: str, seats: int
+) -> None:
+    """The server finds the public part's change once and each seat's own part's change apart
+    (``Game.observation_parts``): joined, they turn each seat's whole view into the next one,
+    as the change of the whole views does, over real play."""
+    rng = random.Random(8)
+    game = new_game(profile, seed=12)
+    previous: tuple[dict[str, Any], dict[int, dict[str, Any]]] | None = None
+    steps = 0
+    while not game.is_over() and steps < 300:
+        public, own = game.observation_parts(range(seats))
+        if previous is not None:
+            public_change = view_delta(previous[0], public)
+            for seat in range(seats):
+                before = {**previous[0], **previous[1][seat]}
+                after = game.observation(seat)
+                delta = joined_delta(public_change, view_delta(previous[1][seat], own[seat]))
+                assert orjson.dumps(apply_delta(before, *delta), option=orjson.OPT_SORT_KEYS) == orjson.dumps(
+                    after, option=orjson.OPT_SORT_KEYS
+                )
+                whole = view_delta(before, after)
+                assert (orjson.dumps(delta[0], option=orjson.OPT_SORT_KEYS), delta[1], sorted(delta[2])) == (
+                    orjson.dumps(whole[0], option=orjson.OPT_SORT_KEYS),
+                    whole[1],
+                    sorted(whole[2]),
+                )
+        previous = (public, own)
+        steps += 1
+        game.apply(game.parse_action(rng.choice(game.observation(game.to_act)["legal_actions"])))
+    assert steps > 30
+
+
+def test_joined_changes_keep_both_parts_and_leave_the_first_unchanged() -> None:
+    first = ({"turn": 1}, {"tricks": [1]}, ["lead"])
+    second = ({"hand": ["2C"]}, {}, ["bid"])
+    assert joined_delta(first, second) == ({"turn": 1, "hand": ["2C"]}, {"tricks": [1]}, ["lead", "bid"])
+    assert first == ({"turn": 1}, {"tricks": [1]}, ["lead"])
+    assert joined_delta(first, ({}, {}, [])) == first
 
 
 def differences(a: dict[int, dict[str, Any]], b: dict[int, dict[str, Any]]) -> list[str]:

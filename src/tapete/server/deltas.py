@@ -106,6 +106,18 @@ def _same_encoding(a: object, b: object) -> bool:
         return same_json(a, b)
 
 
+def joined_delta(first: Delta, second: Delta) -> Delta:
+    """One change from the changes of two parts of a view that share no key (its public part and
+    a seat's own): ``apply_delta`` of it gives what applying both gives."""
+    changed, appended, gone = first
+    more_changed, more_appended, more_gone = second
+    return (
+        {**changed, **more_changed} if more_changed else changed,
+        {**appended, **more_appended} if more_appended else appended,
+        gone + more_gone if more_gone else gone,
+    )
+
+
 def apply_delta(
     before: Mapping[str, JSON],
     changed: Mapping[str, JSON],

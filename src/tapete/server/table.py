@@ -30,11 +30,11 @@ from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.server.botpool import bot_seed
 from tapete.server.db import SeatRow, TableRow
-from tapete.server.deltas import view_delta
+from tapete.server.deltas import Delta, joined_delta, view_delta
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
 from tapete.server.protocol import Shared
-from tapete.server.views import game_summary, hand_summary, spectator_view
+from tapete.server.views import ViewParts, game_summary, hand_summary, spectator_view
 
 log = logging.getLogger("tapete.server")
 
@@ -160,6 +160,8 @@ class Table:
         self.gate: HandGate | None = None
         self._shown: dict[int | None, tuple[int, dict[str, JSON]]] = {}
         """The last view built for each seat (``None``: the spectators'), with its version."""
+        self._parts: ViewParts | None = None
+        """The watched seats' views at the version of the latest fan-out, in two parts."""
         self.last_seen = time.monotonic()
         """When a client was last connected (monotonic): abandoned tables leave the open list."""
 
@@ -261,7 +263,11 @@ class Table:
         shown = self._shown.get(seat)
         if shown is not None and shown[0] == self.version:
             return shown[1]
-        view = spectator_view(self.game) if seat is None else self.game.observation(seat)
+        parts = self._parts
+        if seat is not None and parts is not None and parts.version == self.version and seat in parts.own:
+            view = parts.view(seat)
+        else:
+            view = spectator_view(self.game) if seat is None else self.game.observation(seat)
         self._shown[seat] = (self.version, view)
         return view
 
@@ -276,9 +282,9 @@ class Table:
             "view": self._view(seat),
         }
 
-    def _delta_state(self, seat: int | None, last: dict[str, JSON] | None, before: dict[str, JSON]) -> Message:
-        """The current view of ``seat`` as the change from ``before``, its view at the version before."""
-        changed, appended, gone = view_delta(before, self._view(seat))
+    def _delta_state(self, seat: int | None, last: dict[str, JSON] | None, delta: Delta) -> Message:
+        """The current view of ``seat`` as ``delta``, its change from the version before."""
+        changed, appended, gone = delta
         message: Message = {
             "type": "state",
             "table": self.id,
@@ -368,21 +374,38 @@ class Table:
             self._broadcast(lambda c: shared_over)
         previous = self.version - 1
         before = {seat: view for seat, (version, view) in self._shown.items() if version == previous}
+        prior = self._parts if self._parts is not None and self._parts.version == previous else None
         self._shown = {}  # views of seats nobody watches any more are not kept
+        self._parts = None
         watched = [i for i, s in enumerate(self.seats) if s.clients]
         if watched:  # built together: the public facts once
-            for seat, view in game.observations(watched).items():
-                self._shown[seat] = (self.version, view)
+            public, own = game.observation_parts(watched)
+            self._parts = ViewParts(self.version, public, own)
+        parts = self._parts
+        public_change: list[Delta] = []  # the change of the public part, found once for every seat
         full: dict[int | None, Message] = {}
         deltas: dict[int | None, Message] = {}
 
+        def change(seat: int | None) -> Delta | None:
+            """``seat``'s view as the change from the version before, if that view is known."""
+            if seat is not None and prior is not None and parts is not None and seat in prior.own:
+                if not public_change:
+                    public_change.append(view_delta(prior.public, parts.public))
+                return joined_delta(public_change[0], view_delta(prior.own[seat], parts.own[seat]))
+            if seat in before:
+                return view_delta(before[seat], self._view(seat))
+            return None
+
         def state(c: Client) -> Message:
             seat = c.seat
-            if c.deltas and seat in before:
+            if c.deltas:
                 m = deltas.get(seat)
                 if m is None:
-                    m = deltas[seat] = Shared(self._delta_state(seat, last, before[seat]))
-                return m
+                    delta = change(seat)
+                    if delta is not None:
+                        m = deltas[seat] = Shared(self._delta_state(seat, last, delta))
+                if m is not None:
+                    return m
             m = full.get(seat)
             if m is None:
                 m = full[seat] = Shared(self._state(seat, last))

@@ -8,8 +8,23 @@ until they are listed.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from tapete.engine.base import JSON, Game
 from tapete.families import family_of
+
+
+class ViewParts(NamedTuple):
+    """The views of the watched seats at one version, as ``Game.observation_parts`` gives them:
+    the public part every seat shares and each seat's own part (read them only)."""
+
+    version: int
+    public: dict[str, JSON]
+    own: dict[int, dict[str, JSON]]
+
+    def view(self, seat: int) -> dict[str, JSON]:
+        """The whole view of ``seat`` (one of the seats the parts were built for)."""
+        return {**self.public, **self.own[seat]}
 
 
 def spectator_view(game: Game) -> dict[str, JSON]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, cast
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
@@ -36,7 +36,6 @@ from tapete.engine.runfast.combos import (
     why_not_combination,
 )
 from tapete.engine.runfast.observation import (
-    BombBonusView,
     BombView,
     CurrentPlay,
     MatchView,
@@ -435,16 +434,24 @@ class RunFastGame:
         dicts; the option values are even the same objects from one version to the next),
         so treat the views as read-only, or change a copy.
         """
-        public = self._public_view(shared=True)
-        return {seat: self._seat_view(seat, public) for seat in seats}
+        public, own = self.observation_parts(seats)
+        return {seat: cast(RunFastObservation, {**public, **view}) for seat, view in own.items()}
+
+    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+        """The observations of ``seats`` in two parts: what every seat sees alike, built once,
+        and what is each seat's own; ``{**public, **own[seat]}`` is ``observation(seat)``.
+
+        The parts are shared as ``observations`` shares them: read them only."""
+        own = {seat: self._own_view(seat) for seat in seats}
+        return self._public_view(shared=True), own
 
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
-        return self._seat_view(seat, self._public_view())
+        own = self._own_view(seat)
+        return cast(RunFastObservation, {**self._public_view(), **own})
 
-    def _public_view(self, shared: bool = False) -> _PublicView:
-        """What every seat sees alike, in the order the observation lists it (``shared``: the
-        option values kept in the rules, not copies)."""
+    def _public_view(self, shared: bool = False) -> dict[str, JSON]:
+        """What every seat sees alike (``shared``: the option values kept in the rules, not copies)."""
         rules = self.rules
         overrides, options = rules.kept_json if shared else (rules.overrides_json(), rules.options_json())
         cur_key = self.cur_key
@@ -455,51 +462,36 @@ class RunFastGame:
         if self.pending >= 0:
             pending = {"seat": self.pending, "cards": card_names(self.pending_mask)}
         s = self.settlement
-        return _PublicView(
-            overrides,
-            options,
-            PHASE_NAMES[self.phase],
-            [h.bit_count() for h in self.hands],
-            list(self.played),
-            self._plays_json(),
-            current,
-            [(self.cur_seat + 1 + i) % PLAYERS for i in range(self.passes)] if cur_key >= 0 else [],
-            pending,
-            [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
-            list(self.bonus),
-            list[float](self.scores()),
-            s.to_json() if s is not None else None,
-            self.winner(),
-            self.match_view(),
-        )
+        return {
+            "game": "runfast",
+            "profile": rules.profile,
+            "options": overrides,
+            "rules": options,
+            "players": PLAYERS,
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.to_act_,
+            "first_leader": self.first_leader,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "has_played": list(self.played),
+            "plays": self._plays_json(),
+            "current": current,
+            "passed": [(self.cur_seat + 1 + i) % PLAYERS for i in range(self.passes)] if cur_key >= 0 else [],
+            "pending_bomb": pending,
+            "bomb_bonuses": [{"seat": b, "cards": card_names(m), "points": 20} for b, m in self.bonus_log],
+            "bonus": list(self.bonus),
+            "scores": list[float](self.scores()),
+            "settlement": s.to_json() if s is not None else None,
+            "winner": self.winner(),
+            "match": self.match_view(),
+        }
 
-    def _seat_view(self, seat: int, public: _PublicView) -> RunFastObservation:
-        """``seat``'s observation: the public facts and its own hand."""
+    def _own_view(self, seat: int) -> dict[str, JSON]:
+        """What of ``seat``'s observation is its own: its seat, its hand, its choices."""
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"no seat {seat}")
         return {
-            "game": "runfast",
-            "profile": self.rules.profile,
-            "options": public.options,
-            "rules": public.rules,
             "seat": seat,
-            "players": PLAYERS,
-            "phase": public.phase,
-            "to_act": self.to_act_,
-            "first_leader": self.first_leader,
             "hand": card_names(self.hands[seat]),
-            "hand_sizes": public.hand_sizes,
-            "has_played": public.has_played,
-            "plays": public.plays,
-            "current": public.current,
-            "passed": public.passed,
-            "pending_bomb": public.pending_bomb,
-            "bomb_bonuses": public.bomb_bonuses,
-            "bonus": public.bonus,
-            "scores": public.scores,
-            "settlement": public.settlement,
-            "winner": public.winner,
-            "match": public.match,
             "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.to_act_ else []),
         }
 
@@ -536,26 +528,6 @@ class _OpenDeal:
     bonus_log: tuple[tuple[int, int], ...]
     hands: tuple[int, ...]
     settlement: Settlement | None
-
-
-class _PublicView(NamedTuple):
-    """The parts of an observation every seat sees alike (``RunFastGame._public_view``)."""
-
-    options: dict[str, object]
-    rules: dict[str, object]
-    phase: str
-    hand_sizes: list[int]
-    has_played: list[bool]
-    plays: list[PlayView]
-    current: CurrentPlay | None
-    passed: list[int]
-    pending_bomb: BombView | None
-    bomb_bonuses: list[BombBonusView]
-    bonus: list[int]
-    scores: list[float]
-    settlement: dict[str, JSON] | None
-    winner: int | None
-    match: MatchView
 
 
 def _plays_json(log: Sequence[tuple[int, int]]) -> list[PlayView]:

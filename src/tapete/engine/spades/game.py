@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, cast
 
 from tapete.cards import (
     CARDS,
@@ -775,7 +775,8 @@ class SpadesGame(TrickState):
 
     def observation(self, seat: int) -> SpadesObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
-        return self._seat_view(seat, self._public_view())
+        own = self._own_view(seat)
+        return cast(SpadesObservation, {**self._public_view(), **own})
 
     def observations(self, seats: Iterable[int]) -> dict[int, SpadesObservation]:
         """The observations of ``seats`` at once, each equal to ``observation(seat)``.
@@ -784,12 +785,20 @@ class SpadesGame(TrickState):
         dicts; the option values and finished tricks are even the same objects from one
         version to the next), so treat the views as read-only, or change a copy.
         """
-        public = self._public_view(shared=True)
-        return {seat: self._seat_view(seat, public) for seat in seats}
+        public, own = self.observation_parts(seats)
+        return {seat: cast(SpadesObservation, {**public, **view}) for seat, view in own.items()}
 
-    def _public_view(self, shared: bool = False) -> _PublicView:
-        """What every seat sees alike, in the order the observation lists it (``shared``: what
-        does not change — the option values, each finished trick — as kept objects, not copies)."""
+    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+        """The observations of ``seats`` in two parts: what every seat sees alike, built once,
+        and what is each seat's own; ``{**public, **own[seat]}`` is ``observation(seat)``.
+
+        The parts are shared as ``observations`` shares them: read them only."""
+        own = {seat: self._own_view(seat) for seat in seats}
+        return self._public_view(shared=True), own
+
+    def _public_view(self, shared: bool = False) -> dict[str, JSON]:
+        """What every seat sees alike (``shared``: what does not change — the option values,
+        each finished trick — as kept objects, not copies)."""
         rules = self.rules
         overrides, options = rules.kept_json if shared else (rules.overrides_json(), rules.options_json())
         log = self.log
@@ -799,63 +808,48 @@ class SpadesGame(TrickState):
         last = self.logs[-2] if len(self.logs) >= 2 and self.phase is not Phase.OVER else None
         if self.phase is Phase.OVER:
             last = log
-        return _PublicView(
-            overrides,
-            options,
-            PHASE_NAMES[self.phase],
-            [h.bit_count() for h in self.hands],
-            list(self.dealt_sizes),
-            [self._bid_value(b) for b in self.bids],
-            list(self.looked),
-            list(self.blind_six_used),
-            list(self.tricks_won),
-            current,
-            tricks,
-            shown_points(rules, self.scores_),
-            list(self.bags_),
-            list(self.tokens_) if rules.tokens is not None else None,
-            None if last is None else _kept_hand_result(rules, last) if shared else _hand_result_json(rules, last),
-            [card_name(c) for c in self.draw] if self.draw is not None else None,
-        )
-
-    def _seat_view(self, seat: int, public: _PublicView) -> SpadesObservation:
-        """``seat``'s observation: the public facts and what is its own."""
-        if not 0 <= seat < self.num_players:
-            raise ValueError(f"no seat {seat}")
-        rules = self.rules
-        visible = self.hand_visible(seat)
         return {
             "game": "spades",
             "profile": rules.profile,
-            "options": public.options,
-            "rules": public.rules,
-            "seat": seat,
-            "players": self.num_players,
+            "options": overrides,
+            "rules": options,
+            "players": players,
             "partnership": rules.partnership,
-            "phase": public.phase,
+            "phase": PHASE_NAMES[self.phase],
             "game_number": self.game_number,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "to_act": self.to_act,
-            "hand": _display_names(self.hands[seat]) if visible else None,
-            "hand_face_down": not visible,
-            "hand_sizes": public.hand_sizes,
-            "dealt_sizes": public.dealt_sizes,
-            "bids": public.bids,
-            "looked": public.looked,
-            "blind_six_eligible": self.blind_six_ok[seat] and not self.looked[seat] and self.bids[seat] == NO_BID,
-            "blind_six_used": public.blind_six_used,
-            "tricks_won": public.tricks_won,
-            "trick": public.trick,
-            "tricks": public.tricks,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "dealt_sizes": list(self.dealt_sizes),
+            "bids": [self._bid_value(b) for b in self.bids],
+            "looked": list(self.looked),
+            "blind_six_used": list(self.blind_six_used),
+            "tricks_won": list(self.tricks_won),
+            "trick": current,
+            "tricks": tricks,
             "spades_broken": self.spades_broken,
             "sitting_out": self.sitting_out if self.sitting_out >= 0 else None,
-            "scores": public.scores,
-            "bags": public.bags,
-            "tokens": public.tokens,
-            "last_hand": public.last_hand,
-            "draw": public.draw,
+            "scores": shown_points(rules, self.scores_),
+            "bags": list(self.bags_),
+            "tokens": list(self.tokens_) if rules.tokens is not None else None,
+            "last_hand": (
+                None if last is None else _kept_hand_result(rules, last) if shared else _hand_result_json(rules, last)
+            ),
+            "draw": [card_name(c) for c in self.draw] if self.draw is not None else None,
             "winner": self.winner_,
+        }
+
+    def _own_view(self, seat: int) -> dict[str, JSON]:
+        """What of ``seat``'s observation is its own: its seat, its hand, its choices."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat}")
+        visible = self.hand_visible(seat)
+        return {
+            "seat": seat,
+            "hand": _display_names(self.hands[seat]) if visible else None,
+            "hand_face_down": not visible,
+            "blind_six_eligible": self.blind_six_ok[seat] and not self.looked[seat] and self.bids[seat] == NO_BID,
             "legal_actions": ([a.to_record(seat) for a in self.legal_actions()] if seat == self.turn else []),
         }
 
@@ -931,27 +925,6 @@ class SpadesGame(TrickState):
         if self.draw is not None:
             out["draw"] = [card_name(c) for c in self.draw]
         return out
-
-
-class _PublicView(NamedTuple):
-    """The parts of an observation every seat sees alike (``SpadesGame._public_view``)."""
-
-    options: dict[str, object]
-    rules: dict[str, object]
-    phase: str
-    hand_sizes: list[int]
-    dealt_sizes: list[int]
-    bids: list[Bid | None]
-    looked: list[bool]
-    blind_six_used: list[int]
-    tricks_won: list[int]
-    trick: TrickView | None
-    tricks: list[TrickView]
-    scores: list[float]
-    bags: list[int]
-    tokens: list[int] | None
-    last_hand: HandResultView | None
-    draw: list[str] | None
 
 
 _DISPLAY_SUITS: Final = (TRUMP_MASK, SUIT_MASKS[2], SUIT_MASKS[0], SUIT_MASKS[1])
