@@ -28,9 +28,18 @@ all its threads) over the measured window. Rounds alternate tapete / echo (the m
 shared and noisy); the ratio is the median over rounds. ``--src`` runs the server from
 another source tree (to measure an older version in the same run).
 
+On a machine whose speed drifts from one second to the next, a ratio of two windows
+measured seconds apart drifts with it. ``--slices N`` starts every server at once and loads
+them in turn: each for ``--slice`` seconds while the clients of the others wait, N times a
+round, in alternating order; a server's CPU and actions are summed over its slices, so every
+server sees the machine as it was over the same stretch of time. ``--against SRC`` adds a
+second tapete server from another source tree to the same slices (this tree against an
+older one, each with a log of its own).
+
     nice -n 10 python benchmarks/server_cpu.py --db sqlite --tables 20 --seconds 8 --rounds 3
     nice -n 10 python benchmarks/server_cpu.py --db postgresql --src /tmp/before/src
     nice -n 10 python benchmarks/server_cpu.py --floor --floor-bytes 300
+    python benchmarks/server_cpu.py --slices 10 --rounds 3 --floor --against /tmp/before/src
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import socket
 import statistics
@@ -48,11 +58,13 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 MAX_TABLES = 400
 MAX_SECONDS = 60.0
 MAX_ROUNDS = 10
+MAX_SLICES = 60
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -210,15 +222,24 @@ async def log_batching(port: int) -> str:
 
 
 class Counter:
-    """Actions accepted (counted once per table, by seat 0's states) while ``on``."""
+    """Actions accepted (counted once per table, by seat 0's states) while ``on``; the clients of
+    one server send only while its ``go`` is set (``--slices`` pauses the servers in turn)."""
 
     def __init__(self) -> None:
         self.on = False
         self.actions = 0
+        self.go = asyncio.Event()
+        self.go.set()
 
 
 async def seat_client(
-    port: int, table: str, token: str, counter: Counter | None, until: float, deltas: bool = True
+    port: int,
+    table: str,
+    token: str,
+    counter: Counter | None,
+    until: float,
+    deltas: bool = True,
+    gate: Counter | None = None,
 ) -> None:
     """Play a seat: its first legal action whenever it is to act, until the game ends or time is up."""
     from websockets.asyncio.client import connect
@@ -247,6 +268,8 @@ async def seat_client(
             if view is None:
                 raise SystemExit("a change that does not follow the view before it")
             if view.get("legal_actions") and view.get("to_act") == m["seat"]:
+                if gate is not None:
+                    await gate.go.wait()
                 await ws.send(json.dumps({"type": "action", "version": version, "action": view["legal_actions"][0]}))
 
 
@@ -261,7 +284,7 @@ async def table_loop(
         tokens = [s["token"] for s in t["seats"]]
         await asyncio.gather(
             *(
-                seat_client(port, t["table"], tok, counter if i == 0 else None, until, deltas)
+                seat_client(port, t["table"], tok, counter if i == 0 else None, until, deltas, counter)
                 for i, tok in enumerate(tokens)
             )
         )
@@ -272,13 +295,16 @@ async def echo_client(port: int, counter: Counter, until: float, payload: str) -
 
     async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
         while time.monotonic() < until:
+            await counter.go.wait()
             await ws.send(payload)
             await ws.recv()
             if counter.on:
                 counter.actions += 1
 
 
-async def floor_client(port: int, group: int, seat: int, counter: Counter | None, until: float, act: str) -> None:
+async def floor_client(
+    port: int, group: int, seat: int, counter: Counter | None, until: float, act: str, gate: Counter | None = None
+) -> None:
     """One of three sockets of a group: answers each frame that names its turn (the first seat starts)."""
     from websockets.asyncio.client import connect
 
@@ -294,6 +320,8 @@ async def floor_client(port: int, group: int, seat: int, counter: Counter | None
             if counter is not None and counter.on:
                 counter.actions += 1
             if m["to_act"] == seat:
+                if gate is not None:
+                    await gate.go.wait()
                 await ws.send(act)
 
 
@@ -412,12 +440,142 @@ async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
 async def floor_round(args: argparse.Namespace) -> tuple[int, float, float]:
     def clients_of(port: int, counter: Counter, until: float) -> list[Coroutine[Any, Any, None]]:
         return [
-            floor_client(port, g, i, counter if i == 0 else None, until, ACTION)
+            floor_client(port, g, i, counter if i == 0 else None, until, ACTION, counter)
             for g in range(args.tables)
             for i in range(3)
         ]
 
     return await bare_round(args, "floor", clients_of)
+
+
+@dataclass
+class Load:
+    """One server of a sliced round, its clients and what its slices measured."""
+
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+    counter: Counter
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    actions: int = 0
+    cpu: float = 0.0
+
+    def per_action(self) -> float:
+        return self.cpu / self.actions if self.actions else math.inf
+
+
+async def sliced_round(args: argparse.Namespace, dbs: list[tuple[str, str]]) -> list[Load]:
+    """Every server at once, each loaded in turn for ``--slice`` seconds at a time (the others'
+    clients paused), ``--slices`` times; a load's CPU and actions are summed over its slices.
+
+    ``dbs``: a log (url, table prefix) for each tapete tree (this one, then ``--against``'s)."""
+    trees = [("tapete", args.src)]
+    if args.against:
+        trees.append((f"tapete@{args.against}", args.against))
+    settle = 0.25
+    until = time.monotonic() + 3600
+    loads: list[Load] = []
+    try:
+        for (name, src), (url, prefix) in zip(trees, dbs, strict=True):
+            port = free_port()
+            load = Load(name, port, start("tapete", port, url, prefix, src, deflate=not args.no_deflate), Counter())
+            load.tasks = [
+                asyncio.create_task(
+                    table_loop(port, args.profile, args.seats, 1000 + 97 * i, load.counter, until, not args.full_states)
+                )
+                for i in range(args.tables)
+            ]
+            loads.append(load)
+        port = free_port()
+        echo = Load("echo", port, start("echo", port, deflate=not args.no_deflate), Counter())
+        n = args.echo_clients or args.tables * args.seats
+        echo.tasks = [asyncio.create_task(echo_client(port, echo.counter, until, ACTION)) for _ in range(n)]
+        loads.append(echo)
+        if args.floor:
+            port = free_port()
+            floor = Load(
+                "floor",
+                port,
+                start("floor", port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes),
+                Counter(),
+            )
+            floor.tasks = [
+                asyncio.create_task(
+                    floor_client(port, g, i, floor.counter if i == 0 else None, until, ACTION, floor.counter)
+                )
+                for g in range(args.tables)
+                for i in range(3)
+            ]
+            loads.append(floor)
+        for load in loads:
+            load.counter.go.clear()
+        for load in loads:  # each warms up alone
+            load.counter.go.set()
+            await asyncio.sleep(args.warmup)
+            load.counter.go.clear()
+            await asyncio.sleep(settle)
+        for k in range(args.slices):
+            for load in loads if k % 2 == 0 else loads[::-1]:
+                load.counter.go.set()
+                await asyncio.sleep(settle)
+                c0, a0 = cpu_seconds(load.proc.pid), load.counter.actions
+                load.counter.on = True
+                await asyncio.sleep(args.slice)
+                load.counter.on = False
+                load.cpu += cpu_seconds(load.proc.pid) - c0
+                load.actions += load.counter.actions - a0
+                load.counter.go.clear()
+                await asyncio.sleep(settle)
+        for load in loads[: len(trees)]:
+            with contextlib.suppress(Exception):
+                print(f"  {load.name}: {await log_batching(load.port)}", flush=True)
+        return loads
+    finally:
+        for load in loads:
+            for task in load.tasks:
+                task.cancel()
+            await asyncio.gather(*load.tasks, return_exceptions=True)
+            load.proc.terminate()
+            load.proc.wait(20)
+
+
+async def run_sliced(args: argparse.Namespace) -> None:
+    """``--slices``: each round runs every server at once and loads them in turn, many times."""
+    rounds = min(args.rounds, MAX_ROUNDS)
+    ratios: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            dbs: list[tuple[str, str]] = []
+            for t in range(2 if args.against else 1):
+                if args.db == "postgresql":
+                    dbs.append((args.pg_url, f"bench{uuid.uuid4().hex[:8]}_"))
+                else:
+                    dbs.append((f"sqlite:///{os.path.join(tmp, f'cpu{r}-{t}.db')}", ""))
+            try:
+                loads = await sliced_round(args, dbs)
+            finally:
+                for url, prefix in dbs:
+                    if prefix:
+                        drop_pg_tables(url, prefix)
+            echo = next(load for load in loads if load.name == "echo")
+            e = echo.per_action()
+            parts = []
+            for load in loads:
+                us = load.per_action() * 1e6
+                if load is echo:
+                    parts.append(f"echo {load.actions} round trips, {us:.0f} us/echo")
+                    continue
+                ratio = load.per_action() / e
+                ratios.setdefault(load.name, []).append(ratio)
+                parts.append(f"{load.name} {load.actions} actions, {us:.0f} us/action = {ratio:.2f} echoes")
+            print(f"round {r + 1} ({args.slices} slices of {args.slice:g} s each): " + " | ".join(parts), flush=True)
+    for name, values in ratios.items():
+        print(
+            f"{args.db}, {args.tables} tables x {args.seats} seats ({args.profile}), {name}: "
+            f"median {statistics.median(values):.2f} echoes/action over {len(values)} rounds "
+            f"({', '.join(f'{v:.2f}' for v in values)})"
+            + (" (whole states)" if args.full_states else " (states as changes)")
+        )
 
 
 def drop_pg_tables(url: str, prefix: str) -> None:
@@ -513,6 +671,14 @@ def main() -> None:
         "--floor", action="store_true", help="also measure the bare fan-out floor (one frame in, three out) each round"
     )
     p.add_argument("--floor-bytes", type=int, default=300, help="size of each frame the floor sends")
+    p.add_argument(
+        "--slices",
+        type=int,
+        default=0,
+        help="run every server at once and load them in turn, this many times a round (robust to a noisy machine)",
+    )
+    p.add_argument("--slice", type=float, default=1.0, help="seconds each load runs in a slice")
+    p.add_argument("--against", metavar="SRC", help="with --slices: also a tapete server from this source folder")
     p.add_argument("--serve", choices=["tapete", "echo", "floor"], help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--prefix", default="", help=argparse.SUPPRESS)
@@ -524,6 +690,11 @@ def main() -> None:
         serve_floor(args.port, args.floor_bytes, not args.no_deflate)
     elif args.serve == "tapete":
         serve_tapete(args.port, args.url, args.prefix, not args.no_deflate)
+    elif args.slices > 0:
+        args.tables = min(args.tables, MAX_TABLES)
+        args.slices = min(args.slices, MAX_SLICES)
+        args.slice = min(args.slice, MAX_SECONDS)
+        asyncio.run(run_sliced(args))
     else:
         asyncio.run(run(args))
 

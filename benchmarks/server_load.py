@@ -83,7 +83,13 @@ def serve_tapete(port: int, db: str, bot_delay: float = 0.0, bot_workers: int = 
         tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000, decision_queue=20_000
     )
     app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, rate_limit=(1000.0, 1000.0), limits=limits)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096)
+    try:  # the WebSocket protocol ``tapete serve`` runs (a tree before it had none: uvicorn's own)
+        from tapete.server.wsprotocol import TableSocketProtocol
+
+        ws: Any = TableSocketProtocol
+    except ImportError:
+        ws = "auto"
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096, ws=ws)
 
 
 def watch_gc() -> None:

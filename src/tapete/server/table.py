@@ -382,16 +382,17 @@ class Table:
             public, own = game.observation_parts(watched)
             self._parts = ViewParts(self.version, public, own)
         parts = self._parts
-        public_change: list[Delta] = []  # the change of the public part, found once for every seat
+        public_change: Delta | None = None  # the change of the public part, found once for every seat
         full: dict[int | None, Message] = {}
         deltas: dict[int | None, Message] = {}
 
         def change(seat: int | None) -> Delta | None:
             """``seat``'s view as the change from the version before, if that view is known."""
+            nonlocal public_change
             if seat is not None and prior is not None and parts is not None and seat in prior.own:
-                if not public_change:
-                    public_change.append(view_delta(prior.public, parts.public))
-                return joined_delta(public_change[0], view_delta(prior.own[seat], parts.own[seat]))
+                if public_change is None:
+                    public_change = view_delta(prior.public, parts.public)
+                return joined_delta(public_change, view_delta(prior.own[seat], parts.own[seat]))
             if seat in before:
                 return view_delta(before[seat], self._view(seat))
             return None
