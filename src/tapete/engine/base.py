@@ -25,14 +25,13 @@ PHASE_NAMES: Final[dict[Phase, str]] = {phase: phase.name.lower() for phase in P
 share it (a change between them then sees it unchanged by identity)."""
 
 
-class BaseObservation(TypedDict):
-    """The fields every family's observation starts with (each family's ``TypedDict`` adds its own)."""
+class BasePublicView(TypedDict):
+    """The fields of every family's observation that every seat sees alike."""
 
     game: str
     profile: str
     options: dict[str, JSON]
     rules: dict[str, JSON]
-    seat: int
     players: int
     phase: str
     to_act: int | None
@@ -40,7 +39,18 @@ class BaseObservation(TypedDict):
     scores: list[float]
     """Each side's total (ints, or tenths of a point written as 3.2 where a profile counts them)."""
     winner: int | None
+
+
+class BaseOwnView(TypedDict):
+    """The fields of every family's observation that are the seat's own."""
+
+    seat: int
     legal_actions: list[dict[str, JSON]]
+
+
+class BaseObservation(BasePublicView, BaseOwnView):
+    """The fields every family's observation starts with: its public part and the seat's own
+    (each family's ``TypedDict``s add their own to both)."""
 
 
 def check_turn(seat: int, to_act: int | None) -> None:
@@ -106,7 +116,7 @@ class Game(Protocol):
         """Each seat's ``observation``, built together; the views may share values (read them only)."""
         ...
 
-    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+    def observation_parts(self, seats: Iterable[int]) -> tuple[Mapping[str, JSON], Mapping[int, Mapping[str, JSON]]]:
         """``observations`` in two parts: what every seat sees alike, once, and each seat's own
         (no key in both); ``{**public, **own[seat]}`` is ``observation(seat)``. Read them only."""
         ...

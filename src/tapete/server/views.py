@@ -8,6 +8,7 @@ until they are listed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from tapete.engine.base import JSON, Game
@@ -19,8 +20,8 @@ class ViewParts(NamedTuple):
     the public part every seat shares and each seat's own part (read them only)."""
 
     version: int
-    public: dict[str, JSON]
-    own: dict[int, dict[str, JSON]]
+    public: Mapping[str, JSON]
+    own: Mapping[int, Mapping[str, JSON]]
 
     def view(self, seat: int) -> dict[str, JSON]:
         """The whole view of ``seat`` (one of the seats the parts were built for)."""

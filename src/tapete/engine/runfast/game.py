@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from tapete.cards import card_name, card_symbol, iter_bits, mask_of
 from tapete.engine import dealing
@@ -41,6 +41,8 @@ from tapete.engine.runfast.observation import (
     MatchView,
     PlayView,
     RunFastObservation,
+    RunFastOwnView,
+    RunFastPublicView,
 )
 from tapete.engine.runfast.rules import RunFastRules
 from tapete.engine.runfast.settlement import Settlement, bomb_bonus, settle
@@ -435,9 +437,9 @@ class RunFastGame:
         so treat the views as read-only, or change a copy.
         """
         public, own = self.observation_parts(seats)
-        return {seat: cast(RunFastObservation, {**public, **view}) for seat, view in own.items()}
+        return {seat: _joined(public, view) for seat, view in own.items()}
 
-    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+    def observation_parts(self, seats: Iterable[int]) -> tuple[RunFastPublicView, dict[int, RunFastOwnView]]:
         """The observations of ``seats`` in two parts: what every seat sees alike, built once,
         and what is each seat's own; ``{**public, **own[seat]}`` is ``observation(seat)``.
 
@@ -448,9 +450,9 @@ class RunFastGame:
     def observation(self, seat: int) -> RunFastObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
         own = self._own_view(seat)
-        return cast(RunFastObservation, {**self._public_view(), **own})
+        return {**self._public_view(), **own}
 
-    def _public_view(self, shared: bool = False) -> dict[str, JSON]:
+    def _public_view(self, shared: bool = False) -> RunFastPublicView:
         """What every seat sees alike (``shared``: the option values kept in the rules, not copies)."""
         rules = self.rules
         overrides, options = rules.kept_json if shared else (rules.overrides_json(), rules.options_json())
@@ -485,7 +487,7 @@ class RunFastGame:
             "match": self.match_view(),
         }
 
-    def _own_view(self, seat: int) -> dict[str, JSON]:
+    def _own_view(self, seat: int) -> RunFastOwnView:
         """What of ``seat``'s observation is its own: its seat, its hand, its choices."""
         if not 0 <= seat < PLAYERS:
             raise ValueError(f"no seat {seat}")
@@ -528,6 +530,11 @@ class _OpenDeal:
     bonus_log: tuple[tuple[int, int], ...]
     hands: tuple[int, ...]
     settlement: Settlement | None
+
+
+def _joined(public: RunFastPublicView, own: RunFastOwnView) -> RunFastObservation:
+    """A seat's observation from the public part and its own."""
+    return {**public, **own}
 
 
 def _plays_json(log: Sequence[tuple[int, int]]) -> list[PlayView]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from tapete.engine.base import JSON, BaseObservation
+from tapete.engine.base import JSON, BaseOwnView, BasePublicView
 
 PlayView = TypedDict("PlayView", {"seat": int, "cards": NotRequired[list[str]], "pass": NotRequired[bool]})
 """One logged action: ``seat`` and either ``cards`` (a play) or ``pass`` (true)."""
@@ -45,11 +45,10 @@ class MatchView(TypedDict):
     results: list[list[int]]
 
 
-class RunFastObservation(BaseObservation):
-    """One seat's view of a Run Fast deal."""
+class RunFastPublicView(BasePublicView):
+    """What every seat of a Run Fast deal sees alike."""
 
     first_leader: int
-    hand: list[str]
     has_played: list[bool]
     plays: list[PlayView]
     current: CurrentPlay | None
@@ -61,4 +60,23 @@ class RunFastObservation(BaseObservation):
     match: MatchView
 
 
-__all__ = ["BombBonusView", "BombView", "CurrentPlay", "MatchView", "PlayView", "RunFastObservation"]
+class RunFastOwnView(BaseOwnView):
+    """What of a Run Fast seat's view is its own."""
+
+    hand: list[str]
+
+
+class RunFastObservation(RunFastPublicView, RunFastOwnView):
+    """One seat's view of a Run Fast deal: the public part and its own."""
+
+
+__all__ = [
+    "BombBonusView",
+    "BombView",
+    "CurrentPlay",
+    "MatchView",
+    "PlayView",
+    "RunFastObservation",
+    "RunFastOwnView",
+    "RunFastPublicView",
+]

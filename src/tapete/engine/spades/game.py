@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from tapete.cards import (
     CARDS,
@@ -45,7 +45,13 @@ from tapete.engine.spades.actions import (
     SpadesAction,
     action_of_code,
 )
-from tapete.engine.spades.observation import HandResultView, SpadesObservation, TrickView
+from tapete.engine.spades.observation import (
+    HandResultView,
+    SpadesObservation,
+    SpadesOwnView,
+    SpadesPublicView,
+    TrickView,
+)
 from tapete.engine.spades.rules import SpadesRules
 from tapete.engine.spades.scoring import Bid, HandScore, score_hand
 from tapete.engine.spades.trick import (
@@ -776,7 +782,7 @@ class SpadesGame(TrickState):
     def observation(self, seat: int) -> SpadesObservation:
         """What ``seat`` may see, JSON-able; built opt-in from public facts and its own hand."""
         own = self._own_view(seat)
-        return cast(SpadesObservation, {**self._public_view(), **own})
+        return {**self._public_view(), **own}
 
     def observations(self, seats: Iterable[int]) -> dict[int, SpadesObservation]:
         """The observations of ``seats`` at once, each equal to ``observation(seat)``.
@@ -786,9 +792,9 @@ class SpadesGame(TrickState):
         version to the next), so treat the views as read-only, or change a copy.
         """
         public, own = self.observation_parts(seats)
-        return {seat: cast(SpadesObservation, {**public, **view}) for seat, view in own.items()}
+        return {seat: _joined(public, view) for seat, view in own.items()}
 
-    def observation_parts(self, seats: Iterable[int]) -> tuple[dict[str, JSON], dict[int, dict[str, JSON]]]:
+    def observation_parts(self, seats: Iterable[int]) -> tuple[SpadesPublicView, dict[int, SpadesOwnView]]:
         """The observations of ``seats`` in two parts: what every seat sees alike, built once,
         and what is each seat's own; ``{**public, **own[seat]}`` is ``observation(seat)``.
 
@@ -796,7 +802,7 @@ class SpadesGame(TrickState):
         own = {seat: self._own_view(seat) for seat in seats}
         return self._public_view(shared=True), own
 
-    def _public_view(self, shared: bool = False) -> dict[str, JSON]:
+    def _public_view(self, shared: bool = False) -> SpadesPublicView:
         """What every seat sees alike (``shared``: what does not change — the option values,
         each finished trick — as kept objects, not copies)."""
         rules = self.rules
@@ -840,7 +846,7 @@ class SpadesGame(TrickState):
             "winner": self.winner_,
         }
 
-    def _own_view(self, seat: int) -> dict[str, JSON]:
+    def _own_view(self, seat: int) -> SpadesOwnView:
         """What of ``seat``'s observation is its own: its seat, its hand, its choices."""
         if not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat}")
@@ -925,6 +931,11 @@ class SpadesGame(TrickState):
         if self.draw is not None:
             out["draw"] = [card_name(c) for c in self.draw]
         return out
+
+
+def _joined(public: SpadesPublicView, own: SpadesOwnView) -> SpadesObservation:
+    """A seat's observation from the public part and its own."""
+    return {**public, **own}
 
 
 _DISPLAY_SUITS: Final = (TRUMP_MASK, SUIT_MASKS[2], SUIT_MASKS[0], SUIT_MASKS[1])

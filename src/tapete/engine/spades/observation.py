@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from tapete.engine.base import BaseObservation
+from tapete.engine.base import BaseOwnView, BasePublicView
 from tapete.engine.spades.scoring import Bid
 
 
@@ -33,19 +33,16 @@ class HandResultView(TypedDict):
     scores: list[float]
 
 
-class SpadesObservation(BaseObservation):
-    """One seat's view of a Spades-family game (``hand`` is ``None`` while face down)."""
+class SpadesPublicView(BasePublicView):
+    """What every seat of a Spades-family game sees alike."""
 
     partnership: bool
     game_number: int
     hand_number: int
     dealer: int
-    hand: list[str] | None
-    hand_face_down: bool
     dealt_sizes: list[int]
     bids: list[Bid | None]
     looked: list[bool]
-    blind_six_eligible: bool
     blind_six_used: list[int]
     tricks_won: list[int]
     trick: TrickView | None
@@ -59,4 +56,16 @@ class SpadesObservation(BaseObservation):
     """The seating draw: the card each seat drew (public), ``None`` without a draw."""
 
 
-__all__ = ["HandResultView", "SpadesObservation", "TrickView"]
+class SpadesOwnView(BaseOwnView):
+    """What of a Spades-family seat's view is its own (``hand`` is ``None`` while face down)."""
+
+    hand: list[str] | None
+    hand_face_down: bool
+    blind_six_eligible: bool
+
+
+class SpadesObservation(SpadesPublicView, SpadesOwnView):
+    """One seat's view of a Spades-family game: the public part and its own."""
+
+
+__all__ = ["HandResultView", "SpadesObservation", "SpadesOwnView", "SpadesPublicView", "TrickView"]
