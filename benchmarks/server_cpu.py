@@ -360,18 +360,42 @@ async def measure(
     return n, cpu, wall
 
 
+ACTION = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
+"""An action-sized text frame: what the echo and the floor's clients send."""
+Clients = Callable[[int, Counter, float], list[Coroutine[Any, Any, None]]]
+"""``(port, counter, until) -> the clients of one server``."""
+
+
+def tapete_clients(args: argparse.Namespace) -> Clients:
+    """A table loop for each of ``--tables`` tables, every seat scripted."""
+    return lambda port, counter, until: [
+        table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until, not args.full_states)
+        for i in range(args.tables)
+    ]
+
+
+def echo_clients(args: argparse.Namespace) -> Clients:
+    """``--echo-clients`` echo clients (default: as many as tapete's sockets)."""
+    n = args.echo_clients or args.tables * args.seats
+    return lambda port, counter, until: [echo_client(port, counter, until, ACTION) for _ in range(n)]
+
+
+def floor_clients(args: argparse.Namespace) -> Clients:
+    """Three floor clients for each of ``--tables`` groups."""
+    return lambda port, counter, until: [
+        floor_client(port, g, i, counter if i == 0 else None, until, ACTION, counter)
+        for g in range(args.tables)
+        for i in range(3)
+    ]
+
+
 async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple[int, float, float]:
     port = free_port()
     proc = start("tapete", port, url, prefix, args.src, deflate=not args.no_deflate)
     try:
         counter = Counter()
         until = time.monotonic() + args.warmup + args.seconds + 0.5
-        loops = [
-            asyncio.create_task(
-                table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until, not args.full_states)
-            )
-            for i in range(args.tables)
-        ]
+        loops = [asyncio.create_task(c) for c in tapete_clients(args)(port, counter, until)]
         spy = None
         if args.py_spy:
             spy = subprocess.Popen(
@@ -406,12 +430,6 @@ async def tapete_round(args: argparse.Namespace, url: str, prefix: str) -> tuple
         proc.wait(20)
 
 
-ACTION = json.dumps({"type": "action", "id": 17, "version": 12, "action": {"seat": 0, "play": "QS"}})
-"""An action-sized text frame: what the echo and the floor's clients send."""
-Clients = Callable[[int, Counter, float], list[Coroutine[Any, Any, None]]]
-"""``(port, counter, until) -> the clients of a bare server``."""
-
-
 async def bare_round(args: argparse.Namespace, kind: str, clients_of: Clients) -> tuple[int, float, float]:
     """Start the bare server ``kind`` (echo or floor), run its clients and measure it."""
     port = free_port()
@@ -431,21 +449,11 @@ async def bare_round(args: argparse.Namespace, kind: str, clients_of: Clients) -
 
 
 async def echo_round(args: argparse.Namespace) -> tuple[int, float, float]:
-    n = args.echo_clients or args.tables * args.seats
-    return await bare_round(
-        args, "echo", lambda port, counter, until: [echo_client(port, counter, until, ACTION) for _ in range(n)]
-    )
+    return await bare_round(args, "echo", echo_clients(args))
 
 
 async def floor_round(args: argparse.Namespace) -> tuple[int, float, float]:
-    def clients_of(port: int, counter: Counter, until: float) -> list[Coroutine[Any, Any, None]]:
-        return [
-            floor_client(port, g, i, counter if i == 0 else None, until, ACTION, counter)
-            for g in range(args.tables)
-            for i in range(3)
-        ]
-
-    return await bare_round(args, "floor", clients_of)
+    return await bare_round(args, "floor", floor_clients(args))
 
 
 @dataclass
@@ -463,6 +471,10 @@ class Load:
     def per_action(self) -> float:
         return self.cpu / self.actions if self.actions else math.inf
 
+    def run(self, clients: Clients, until: float) -> None:
+        """Start the clients of this load's server."""
+        self.tasks = [asyncio.create_task(c) for c in clients(self.port, self.counter, until)]
+
 
 async def sliced_round(args: argparse.Namespace, dbs: list[tuple[str, str]]) -> list[Load]:
     """Every server at once, each loaded in turn for ``--slice`` seconds at a time (the others'
@@ -479,34 +491,16 @@ async def sliced_round(args: argparse.Namespace, dbs: list[tuple[str, str]]) -> 
         for (name, src), (url, prefix) in zip(trees, dbs, strict=True):
             port = free_port()
             load = Load(name, port, start("tapete", port, url, prefix, src, deflate=not args.no_deflate), Counter())
-            load.tasks = [
-                asyncio.create_task(
-                    table_loop(port, args.profile, args.seats, 1000 + 97 * i, load.counter, until, not args.full_states)
-                )
-                for i in range(args.tables)
-            ]
             loads.append(load)
-        port = free_port()
-        echo = Load("echo", port, start("echo", port, deflate=not args.no_deflate), Counter())
-        n = args.echo_clients or args.tables * args.seats
-        echo.tasks = [asyncio.create_task(echo_client(port, echo.counter, until, ACTION)) for _ in range(n)]
-        loads.append(echo)
-        if args.floor:
+            load.run(tapete_clients(args), until)
+        bare = [("echo", echo_clients(args))] + ([("floor", floor_clients(args))] if args.floor else [])
+        for kind, clients in bare:
             port = free_port()
-            floor = Load(
-                "floor",
-                port,
-                start("floor", port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes),
-                Counter(),
+            load = Load(
+                kind, port, start(kind, port, deflate=not args.no_deflate, floor_bytes=args.floor_bytes), Counter()
             )
-            floor.tasks = [
-                asyncio.create_task(
-                    floor_client(port, g, i, floor.counter if i == 0 else None, until, ACTION, floor.counter)
-                )
-                for g in range(args.tables)
-                for i in range(3)
-            ]
-            loads.append(floor)
+            loads.append(load)
+            load.run(clients, until)
         for load in loads:
             load.counter.go.clear()
         for load in loads:  # each warms up alone
