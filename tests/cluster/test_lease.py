@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -158,3 +159,40 @@ def test_a_log_from_before_the_writer_columns_is_upgraded_and_read(pg: tuple[str
     finally:
         leases.close()
         store.dispose()
+
+
+def test_a_batch_on_the_loops_connection_writes_what_its_leases_allow(leases: Leases) -> None:
+    """The one-statement fenced write: the same answers, writers and final records as the thread's."""
+    for t in ("a1", "a2", "a3"):
+        add_table(leases.store, t)
+    assert leases.claim("a1", "a") == 1
+    assert leases.claim("a2", "a") == 1
+    assert leases.claim("a3", "b") == 1
+    batch = [
+        FencedEvent("a1", 0, 0, '{"seat": 0}', 1),
+        FencedEvent("a2", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}'),
+        FencedEvent("a3", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}'),  # b holds it, not a
+        FencedEvent("a1", 1, 0, '{"seat": 1}', 2),  # a stale or future epoch is not a's
+        FencedEvent("a1", 1, 0, '{"seat": 1}', 1),
+    ]
+
+    async def write(events: list[FencedEvent]) -> list[BaseException | None]:
+        conn = await leases.store.open_async_connection()
+        try:
+            return await leases.append_many_async(conn, events, "a")
+        finally:
+            await conn.close()
+
+    answers = asyncio.run(write(batch))
+    assert answers[0] is None and answers[1] is None and answers[4] is None
+    assert isinstance(answers[2], LeaseLost) and isinstance(answers[3], LeaseLost)
+    assert leases.writers_of("a1") == [(0, "a", 1), (1, "a", 1)] and leases.writers_of("a3") == []
+    assert leases.status("a2") == "finished" and leases.status("a3") == "open"
+    assert leases.store.count_events("a2") == 1
+    # a bad event (its sequence number is taken) fails the whole statement: nothing of it is written
+    with pytest.raises(Exception, match="duplicate key"):
+        asyncio.run(write([FencedEvent("a1", 2, 0, "{}", 1), FencedEvent("a1", 0, 0, "{}", 1)]))
+    assert [seq for seq, _, _ in leases.writers_of("a1")] == [0, 1]
+    time.sleep(LEASE + 0.2)  # expired: not even the holder writes
+    assert isinstance(asyncio.run(write([FencedEvent("a1", 2, 0, "{}", 1)]))[0], LeaseLost)
+    assert leases.store.count_events("a1") == 2

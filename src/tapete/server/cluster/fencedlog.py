@@ -1,23 +1,34 @@
-"""A node's writes to the log: the events of all its tables gathered, one fenced transaction per batch.
+"""A node's writes to the log: the events of all its tables gathered, one fenced commit per batch.
 
 Tables hand their events to ``FencedLog.append`` and wait. While one batch is being
-written, the events that arrive gather; when it is done they go together in the next
-(:meth:`tapete.server.cluster.lease.Leases.append_many`, one transaction, every event
-checked against its lease epoch). Each waiting table is woken with its own answer once
-the transaction has committed, so an action is acknowledged only once it is in the log,
-and a table whose lease this node lost gets ``LeaseLost`` and writes nothing.
+written, the events that arrive gather; when it is done they go together in the next,
+every event checked against its lease epoch. A batch is one statement awaited on an
+asynchronous connection of the node's event loop
+(:meth:`tapete.server.cluster.lease.Leases.append_many_async`: one round trip, no thread
+woken); a batch that fails there, or every batch for ``RECONNECT_AFTER`` seconds after that
+connection could not be opened, is written by a database thread
+(:meth:`tapete.server.cluster.lease.Leases.append_many`, one transaction, where an event at
+fault fails alone). Each waiting table is woken with its own answer once the batch has
+committed, so an action is acknowledged only once it is in the log, and a table whose lease
+this node lost gets ``LeaseLost`` and writes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from tapete.server.cluster.lease import FencedEvent, Leases
 
+log = logging.getLogger("tapete.server")
+
 MAX_BATCH: Final = 500
-"""Most events written in one transaction."""
+"""Most events written in one commit."""
+RECONNECT_AFTER: Final = 5.0
+"""Seconds the thread writes every batch after the loop's connection could not be opened."""
 
 RunInThread = Callable[..., Awaitable[Any]]
 
@@ -25,14 +36,22 @@ RunInThread = Callable[..., Awaitable[Any]]
 class FencedLog:
     """Batches of fenced appends, one batch in flight at a time."""
 
-    def __init__(self, leases: Leases, node_id: str, run: RunInThread) -> None:
+    def __init__(self, leases: Leases, node_id: str, run: RunInThread, *, on_loop: bool = True) -> None:
         self.leases = leases
         self.node_id = node_id
         self._run = run
+        self.on_loop = on_loop
+        """Whether batches are first tried on the loop's own connection (else always the thread)."""
         self._waiting: list[tuple[FencedEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._conn: Any = None
+        """The asynchronous connection the loop's batches are written through (opened at the first)."""
+        self._connect_again_at = 0.0
+        """When the loop may try again to open its connection (``loop.time()``)."""
         self.batches = 0
         self.events = 0
+        self.thread_batches = 0
+        """Batches the database thread wrote (the loop's failed, or it had no connection)."""
 
     async def append(
         self, table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None, epoch: int
@@ -45,11 +64,26 @@ class FencedLog:
             self._writer = asyncio.get_running_loop().create_task(self._write(), name="fenced-log")
         await fut
 
+    async def close(self) -> None:
+        """Let the batch in flight finish, then close the loop's connection."""
+        writer = self._writer
+        if writer is not None and not writer.done():
+            with contextlib.suppress(Exception):
+                await writer
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
     async def _write(self) -> None:
         while self._waiting:
             batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
             try:
-                answers = await self._run(self.leases.append_many, [e for e, _ in batch], self.node_id)
+                answers = await self._write_batch([e for e, _ in batch])
+            except asyncio.CancelledError:
+                for _, fut in batch:  # whether it reached the log is not known
+                    fut.cancel()
+                raise
             except Exception as exc:
                 answers = [exc] * len(batch)
             self.batches += 1
@@ -62,5 +96,42 @@ class FencedLog:
                 else:
                     fut.set_exception(answer)
 
+    async def _write_batch(self, events: list[FencedEvent]) -> list[BaseException | None]:
+        """Each event's answer: written on the loop's connection, or else by the thread."""
+        conn = await self._connection() if self.on_loop else None
+        if conn is not None:
+            try:
+                return await self.leases.append_many_async(conn, events, self.node_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                # none of the batch is in the log; the thread writes it, and an event at fault fails alone
+                log.debug("a fenced batch failed on the loop (%s); the thread writes it", type(exc).__name__)
+                if conn.is_closed() or conn.is_in_transaction():
+                    self._conn = None
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+        self.thread_batches += 1
+        answers: list[BaseException | None] = await self._run(self.leases.append_many, events, self.node_id)
+        return answers
 
-__all__ = ["MAX_BATCH", "FencedLog"]
+    async def _connection(self) -> Any:
+        """The loop's connection, opened if need be; ``None`` within ``RECONNECT_AFTER`` of a failed opening."""
+        if self._conn is not None:
+            return self._conn
+        loop = asyncio.get_running_loop()
+        if loop.time() < self._connect_again_at:
+            return None
+        try:
+            self._conn = await self.leases.store.open_async_connection()
+        except Exception as exc:
+            self._connect_again_at = loop.time() + RECONNECT_AFTER
+            log.warning(
+                "the node could not open its log connection (%s); a thread writes for %g s",
+                type(exc).__name__,
+                RECONNECT_AFTER,
+            )
+        return self._conn
+
+
+__all__ = ["MAX_BATCH", "RECONNECT_AFTER", "FencedLog"]

@@ -67,6 +67,11 @@ class Owner:
     alive: bool
 
 
+def _answers(events: list[FencedEvent], held: set[tuple[str, int]]) -> list[BaseException | None]:
+    """Per event, ``None`` when its lease was ``held`` at its epoch (``(table_id, epoch)``), or ``LeaseLost``."""
+    return [None if (e.table_id, e.epoch) in held else LeaseLost(e.table_id) for e in events]
+
+
 class Leases:
     """The lease, writer and node tables beside a ``Store``'s tables (PostgreSQL only)."""
 
@@ -155,6 +160,23 @@ class Leases:
             "finish": store._finish_sql,
         }
         """``append_many``'s statements in the driver's own form (``%s`` parameters)."""
+        tables = quote(store.tables.name)
+        self._append_async_sql = (
+            # the fence, the events and the finished tables in one statement: one round trip, atomic
+            # by itself; the events (and final records) of the leases held at their epoch only
+            f"WITH held AS MATERIALIZED (SELECT table_id, epoch FROM {quote(self.leases.name)} "
+            "WHERE node_id = $1 AND table_id = ANY($2::varchar[]) "
+            "AND expires_at > extract(epoch from clock_timestamp()) ORDER BY table_id FOR SHARE), "
+            f"logged AS (INSERT INTO {events} (table_id, seq, hand, action, at, writer_node, writer_epoch) "
+            "SELECT e.table_id, e.seq, e.hand, e.action, e.at, $1, e.epoch FROM unnest($3::varchar[], $4::int[], "
+            "$5::int[], $6::text[], $7::float8[], $8::bigint[]) AS e(table_id, seq, hand, action, at, epoch) "
+            "JOIN held ON held.table_id = e.table_id AND held.epoch = e.epoch), "
+            f"finished AS (UPDATE {tables} AS t SET status = 'finished', record = f.record "
+            "FROM unnest($9::varchar[], $10::bigint[], $11::text[]) AS f(table_id, epoch, record) "
+            "JOIN held ON held.table_id = f.table_id AND held.epoch = f.epoch WHERE t.id = f.table_id) "
+            "SELECT table_id, epoch FROM held"
+        )
+        """``append_many_async``'s statement (asyncpg's ``$n`` parameters)."""
         self._writer: Any = None
         """The DBAPI connection ``append_many`` writes through (opened at the first write)."""
         self._writer_lock = threading.RLock()
@@ -277,7 +299,31 @@ class Leases:
             if len(events) == 1:
                 raise
             return [self._append_alone(e, node_id) for e in events]
-        return [None if (e.table_id, e.epoch) in held else LeaseLost(e.table_id) for e in events]
+        return _answers(events, held)
+
+    async def append_many_async(self, conn: Any, events: list[FencedEvent], node_id: str) -> list[BaseException | None]:
+        """:meth:`append_many` on an asynchronous connection (``Store.open_async_connection``): the
+        fence, the events and the final records as one statement, so one round trip, atomic by
+        itself. Answers ``None`` (written) or ``LeaseLost`` per event; raises when the statement
+        fails, and then none of ``events`` is in the log (one bad event fails the batch:
+        :meth:`append_many` writes it again, each event alone where it must)."""
+        now = time.time()
+        finals = [e for e in events if e.final_record is not None]
+        rows = await conn.fetch(
+            self._append_async_sql,
+            node_id,
+            sorted({e.table_id for e in events}),
+            [e.table_id for e in events],
+            [e.seq for e in events],
+            [e.hand for e in events],
+            [e.action for e in events],
+            [now] * len(events),
+            [e.epoch for e in events],
+            [e.table_id for e in finals],
+            [e.epoch for e in finals],
+            [e.final_record for e in finals],
+        )
+        return _answers(events, {(str(r[0]), int(r[1])) for r in rows})
 
     def _write_fenced(self, events: list[FencedEvent], node_id: str) -> set[tuple[str, int]]:
         """One transaction: lock and read this node's leases of the events' tables, write the

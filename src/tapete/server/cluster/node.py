@@ -163,6 +163,8 @@ class ClusterNode:
             with contextlib.suppress(Exception):
                 await self.hub.db(self.leases.release, table_id, self.node_id)
         self.epochs.clear()
+        if self._log is not None:
+            await self._log.close()
         if self._leases is not None:
             await self.hub.db(self._leases.close)
         if self._bus is not None:

@@ -1,0 +1,92 @@
+"""A node's fenced log: batches on the loop's own connection, the thread where that fails."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tapete.server.cluster.fencedlog import FencedLog
+from tapete.server.cluster.lease import LeaseLost, Leases
+from tapete.server.db import SeatRow, Store, TableRow
+
+
+@pytest.fixture
+def leases(pg: tuple[str, str]) -> Iterator[Leases]:
+    url, prefix = pg
+    store = Store(url, prefix=prefix)
+    store.create_schema()
+    found = Leases(store, lease_seconds=60.0)
+    found.create_schema()
+    for t in ("f1", "f2", "f3"):
+        seats = [SeatRow(0, "human", None, "h", ""), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")]
+        store.insert_table(TableRow(t, "runfast", {}, 7, "c", "open", time.time(), seats=seats))
+    yield found
+    found.close()
+    store.dispose()
+
+
+async def in_thread(fn: Any, *args: Any) -> Any:
+    return await asyncio.to_thread(fn, *args)
+
+
+async def play(log: FencedLog, writes: list[tuple[str, int, int]]) -> list[BaseException | None]:
+    """Append ``(table, seq, epoch)`` events at once (one batch, and those gathered meanwhile); each one's outcome."""
+
+    async def one(table_id: str, seq: int, epoch: int) -> BaseException | None:
+        try:
+            await log.append(table_id, seq, 0, {"seat": seq % 3}, None, epoch)
+        except Exception as exc:
+            return exc
+        return None
+
+    try:
+        return await asyncio.gather(*(one(*w) for w in writes))
+    finally:
+        await log.close()
+
+
+def test_batches_are_written_on_the_loops_connection(leases: Leases) -> None:
+    assert leases.claim("f1", "n") == 1 and leases.claim("f2", "n") == 1 and leases.claim("f3", "m") == 1
+    log = FencedLog(leases, "n", in_thread)
+    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1), ("f3", 0, 1), ("f1", 1, 1)]))
+    assert answers[0] is None and answers[1] is None and answers[3] is None
+    assert isinstance(answers[2], LeaseLost)
+    assert log.thread_batches == 0 and log.events == 4
+    assert leases.writers_of("f1") == [(0, "n", 1), (1, "n", 1)] and leases.writers_of("f3") == []
+
+
+def test_a_batch_that_fails_on_the_loop_is_written_by_the_thread_where_the_bad_event_fails_alone(
+    leases: Leases,
+) -> None:
+    assert leases.claim("f1", "n") == 1 and leases.claim("f2", "n") == 1
+    asyncio.run(play(FencedLog(leases, "n", in_thread), [("f1", 0, 1)]))
+    log = FencedLog(leases, "n", in_thread)
+    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1)]))  # f1's seq 0 is taken
+    assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
+    assert log.thread_batches == 1
+    assert leases.writers_of("f2") == [(0, "n", 1)] and leases.store.count_events("f1") == 1
+
+
+def test_without_a_connection_for_the_loop_the_thread_writes(leases: Leases, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert leases.claim("f1", "n") == 1
+    tries = 0
+
+    async def refused() -> Any:
+        nonlocal tries
+        tries += 1
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(leases.store, "open_async_connection", refused)
+    log = FencedLog(leases, "n", in_thread)
+
+    async def twice() -> None:
+        assert await play(log, [("f1", 0, 1)]) == [None]
+        assert await play(log, [("f1", 1, 1)]) == [None]  # not tried again so soon
+
+    asyncio.run(twice())
+    assert tries == 1 and log.thread_batches == 2
+    assert [seq for seq, _, _ in leases.writers_of("f1")] == [0, 1]
