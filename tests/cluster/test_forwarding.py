@@ -26,6 +26,12 @@ def cluster(pg: tuple[str, str], rd: tuple[str, str], tmp_path: Path) -> Iterato
     c.stop_all()
 
 
+def metric_counts(url: str) -> dict[str, int]:
+    """The log's counters in a node's ``/metrics``."""
+    text = httpx.get(f"{url}/metrics", timeout=10).text
+    return {line.split()[0]: int(line.split()[1]) for line in text.splitlines() if line.startswith("tapete_log_")}
+
+
 def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, str]) -> None:
     a = cluster.start("a")
     b = cluster.start("b")
@@ -101,6 +107,11 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
         assert leases.status(tid) == "finished"
     finally:
         store.dispose()
+    # the owner's /metrics count the commits of its fenced log; the other node wrote nothing
+    counts = {u: metric_counts(u) for u in (a, b)}
+    assert counts[a]["tapete_log_events_total"] == state["version"]
+    assert 1 <= counts[a]["tapete_log_commits_total"] <= state["version"]
+    assert counts[b]["tapete_log_events_total"] == counts[b]["tapete_log_commits_total"] == 0
     # a finished table is read back by whichever node is asked
     with open_socket(b) as ws:
         ws.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))

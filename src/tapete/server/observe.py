@@ -39,7 +39,8 @@ def metrics_text(hub: Hub) -> str:
     for name, value in gauges.items():
         lines += [f"# TYPE {_name(name)} gauge", f"{_name(name)} {value}"]
     writer = hub.log_writer
-    for name, value in (("log_commits", writer.batches), ("log_events", writer.events)):
+    commits, events = hub.ownership.log_counts()  # a cluster node's fenced log
+    for name, value in (("log_commits", writer.batches + commits), ("log_events", writer.events + events)):
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {value}"]
     m = hub.metrics
     for name in sorted(m.counters):

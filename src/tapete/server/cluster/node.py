@@ -184,6 +184,9 @@ class ClusterNode:
         self.epochs[table_id] = epoch
         self._new[table_id] = time.monotonic()
 
+    def log_counts(self) -> tuple[int, int]:
+        return (0, 0) if self._log is None else (self._log.batches, self._log.events)
+
     def appender(self, append: Append) -> Append:
         async def fenced(
             table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None

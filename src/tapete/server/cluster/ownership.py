@@ -46,6 +46,9 @@ class Ownership(Protocol):
     def health(self) -> dict[str, Any]:
         """What ``/healthz`` says about ownership (nothing for one process)."""
 
+    def log_counts(self) -> tuple[int, int]:
+        """Commits and events written through :meth:`appender`'s own log, not the hub's (``/metrics``)."""
+
     def socket_closed(self, conn: Connection) -> None:
         """A socket of this process closed."""
 
@@ -76,6 +79,9 @@ class LocalOwnership:
 
     def health(self) -> dict[str, Any]:
         return {}
+
+    def log_counts(self) -> tuple[int, int]:
+        return 0, 0
 
     def socket_closed(self, conn: Connection) -> None:
         return None
