@@ -63,12 +63,21 @@ def test_a_batch_that_fails_on_the_loop_is_written_by_the_thread_where_the_bad_e
     leases: Leases,
 ) -> None:
     assert leases.claim("f1", "n") == 1 and leases.claim("f2", "n") == 1
-    asyncio.run(play(FencedLog(leases, "n", in_thread), [("f1", 0, 1)]))
+    leases.append("f1", 0, 0, {"seat": 2}, None, "n", 1)
     log = FencedLog(leases, "n", in_thread)
-    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1)]))  # f1's seq 0 is taken
+    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1)]))  # f1's seq 0 is taken by another action
     assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
     assert log.thread_batches == 1
     assert leases.writers_of("f2") == [(0, "n", 1)] and leases.store.count_events("f1") == 1
+
+
+def test_an_event_already_in_the_log_as_it_is_is_acknowledged(leases: Leases) -> None:
+    """A commit whose answer was lost: writing the same event again finds it there and acknowledges it."""
+    assert leases.claim("f1", "n") == 1
+    asyncio.run(play(FencedLog(leases, "n", in_thread), [("f1", 0, 1)]))
+    log = FencedLog(leases, "n", in_thread)
+    assert asyncio.run(play(log, [("f1", 0, 1), ("f1", 1, 1)])) == [None, None]
+    assert log.thread_batches == 1 and leases.writers_of("f1") == [(0, "n", 1), (1, "n", 1)]
 
 
 def test_without_a_connection_for_the_loop_the_thread_writes(leases: Leases, monkeypatch: pytest.MonkeyPatch) -> None:

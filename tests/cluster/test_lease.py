@@ -124,6 +124,16 @@ def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
     answers = leases.append_many([FencedEvent("b1", 0, 0, "{}", 1), FencedEvent("b1", 1, 0, '{"seat": 1}', 1)], "a")
     assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
     assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1]
+    # an event the log holds as it is, from this writer at this epoch, is acknowledged: an earlier
+    # commit of it whose answer was lost; the same number with another action or hand is not
+    assert leases.append_many([FencedEvent("b1", 1, 0, '{"seat": 1}', 1)], "a") == [None]
+    assert leases.append_many([FencedEvent("b1", 0, 0, '{"seat": 0}', 1), FencedEvent("b2", 1, 0, "{}", 1)], "a") == [
+        None,
+        None,
+    ]
+    with pytest.raises(Exception, match="duplicate key"):
+        leases.append_many([FencedEvent("b1", 1, 1, '{"seat": 1}', 1)], "a")
+    assert leases.store.count_events("b1") == 2 and leases.store.count_events("b2") == 2
     # the connection kept for these writes, once closed, is opened again by the next batch
     leases.close()
     assert leases.append_many([FencedEvent("b1", 2, 0, '{"seat": 2}', 1)], "a") == [None]

@@ -158,6 +158,9 @@ class Leases:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s)"
             ),
             "finish": store._finish_sql,
+            "logged": (
+                f"SELECT hand, action, writer_node, writer_epoch FROM {events} WHERE table_id = %s AND seq = %s"
+            ),
         }
         """``append_many``'s statements in the driver's own form (``%s`` parameters)."""
         tables = quote(store.tables.name)
@@ -297,9 +300,32 @@ class Leases:
                 held = self._write_fenced(events, node_id)
         except Exception:
             if len(events) == 1:
+                if self._already_logged(events[0], node_id):
+                    return [None]
                 raise
             return [self._append_alone(e, node_id) for e in events]
         return _answers(events, held)
+
+    def _already_logged(self, e: FencedEvent, node_id: str) -> bool:
+        """Whether the log holds ``e`` as it is, written by ``node_id`` at ``e``'s epoch, though
+        writing it failed: an earlier commit of it whose answer was lost (a connection that
+        dropped after the database committed), so it is acknowledged rather than refused."""
+        try:
+            with self._writer_lock:
+                conn = self._writer
+                if conn is None:
+                    conn = self._writer = self.engine.raw_connection()
+                cur = conn.cursor()
+                try:
+                    cur.execute(self._raw["logged"], (e.table_id, e.seq))
+                    found = cur.fetchone()
+                finally:
+                    cur.close()
+                    conn.rollback()
+        except Exception:
+            self.close()
+            return False
+        return found is not None and tuple(found) == (e.hand, e.action, node_id, e.epoch)
 
     async def append_many_async(self, conn: Any, events: list[FencedEvent], node_id: str) -> list[BaseException | None]:
         """:meth:`append_many` on an asynchronous connection (``Store.open_async_connection``): the
