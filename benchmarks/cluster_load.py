@@ -19,7 +19,8 @@ end. After ``--warmup`` seconds it measures for ``--seconds``: accepted actions 
 second, the action → acknowledgement latency (p50/p99), the nodes' CPU per accepted action
 and how busy the whole machine was (other work on it leaves the nodes less), for one node
 and for two,
-with the CPU of PostgreSQL and Redis when they run on the same machine.
+with the CPU of PostgreSQL and Redis when they run on the same machine, and the mean
+events a log commit (from the nodes' ``/metrics``).
 Every client socket has a source address of its own (127.0.0.x), so that the per-address
 limits of a public server are not what is measured. Bounded in count and time.
 
@@ -286,6 +287,18 @@ def machine_busy() -> tuple[float, float]:
     return float(sum(ticks) - idle), float(sum(ticks))
 
 
+def log_counts(urls: list[str]) -> tuple[int, int]:
+    """The log's commits and events so far, summed over the nodes' ``/metrics``."""
+    commits = events = 0
+    for url in urls:
+        for line in httpx.get(f"{url}/metrics", timeout=10).text.splitlines():
+            if line.startswith("tapete_log_commits_total "):
+                commits += int(line.split()[1])
+            elif line.startswith("tapete_log_events_total "):
+                events += int(line.split()[1])
+    return commits, events
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -329,9 +342,12 @@ def run(
         time.sleep(max(0.0, start - time.monotonic()))
         cpu0, busy0, svc0 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
         ccpu0 = sum(cpu_seconds(pid) for pid in client_pids)
+        logged0 = log_counts(urls)
         time.sleep(max(0.0, until - time.monotonic()))
         cpu1, busy1, svc1 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
         ccpu1 = sum(cpu_seconds(pid) for pid in client_pids)
+        logged1 = log_counts(urls)
+        commits = logged1[0] - logged0[0]
         acks = 0
         lat: list[float] = []
         extra: dict[str, Any] = {}
@@ -359,6 +375,8 @@ def run(
             # PostgreSQL and Redis when they run on this machine (0 when elsewhere), % of one core
             "postgres_cpu_percent": round(100 * (svc1["postgres"] - svc0["postgres"]) / seconds),
             "redis_cpu_percent": round(100 * (svc1["redis-server"] - svc0["redis-server"]) / seconds),
+            # the mean batch of the nodes' log commits (None where a node does not count them)
+            "log_events_per_commit": round((logged1[1] - logged0[1]) / commits, 1) if commits else None,
             **extra,
         }
     finally:
