@@ -36,12 +36,10 @@ RunInThread = Callable[..., Awaitable[Any]]
 class FencedLog:
     """Batches of fenced appends, one batch in flight at a time."""
 
-    def __init__(self, leases: Leases, node_id: str, run: RunInThread, *, on_loop: bool = True) -> None:
+    def __init__(self, leases: Leases, node_id: str, run: RunInThread) -> None:
         self.leases = leases
         self.node_id = node_id
         self._run = run
-        self.on_loop = on_loop
-        """Whether batches are first tried on the loop's own connection (else always the thread)."""
         self._waiting: list[tuple[FencedEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._conn: Any = None
@@ -98,7 +96,7 @@ class FencedLog:
 
     async def _write_batch(self, events: list[FencedEvent]) -> list[BaseException | None]:
         """Each event's answer: written on the loop's connection, or else by the thread."""
-        conn = await self._connection() if self.on_loop else None
+        conn = await self._connection()
         if conn is not None:
             try:
                 return await self.leases.append_many_async(conn, events, self.node_id)
