@@ -370,14 +370,14 @@ def test_a_lost_postgresql_connection_hands_its_batch_to_the_thread_and_the_loop
     async def main() -> None:
         writer.start()
         await writer.append("t0", 0, 0, {"seat": 0}, None)
-        lost = writer._async_conn
+        lost = writer._async.conn
         assert lost is not None
         with admin.engine.begin() as c:  # the server ends the loop's connection
             c.exec_driver_sql(f"SELECT pg_terminate_backend({lost.get_server_pid()})")
         await writer.append("t0", 1, 0, {"seat": 0}, None)  # fails on the loop, written by the thread
         assert writer.thread_events == 1
         await writer.append("t0", 2, 0, {"seat": 0}, None)  # a new connection on the loop
-        assert writer._async_conn is not None and writer._async_conn is not lost
+        assert writer._async.conn is not None and writer._async.conn is not lost
         await writer.close()
 
     try:

@@ -51,6 +51,7 @@ from typing import Any, Final
 import orjson
 
 from tapete.server.db import EventRow, Store
+from tapete.server.loopconn import RECONNECT_AFTER, LoopConnection
 
 log = logging.getLogger("tapete.server")
 
@@ -80,8 +81,6 @@ to the next commit (after a lone event, which means no other table is keeping th
 the next one is not held back). Measured with ``benchmarks/server_cpu.py`` (SQLite, 20 tables):
 about 3 events a commit became 8, and the server's CPU an action fell by about 8 % while its
 actions a second rose a little; 2 ms left the server idle between commits (docs/operations.md)."""
-RECONNECT_AFTER: Final = 5.0
-"""Seconds the loop leaves its awaited commits to the writer thread after it failed to connect."""
 CHECKPOINT_EVERY: Final = 100
 """Commits on the event loop between two checkpoints of SQLite's write-ahead log (a commit
 adds five to ten pages to it under load; SQLite's own default checkpoints at 1,000 pages)."""
@@ -114,7 +113,7 @@ class GroupCommit:
         self._conn: Any = None
         self._loop_conn: Any = None
         """SQLite's connection for the commits made on the event loop."""
-        self._async_conn: Any = None
+        self._async = LoopConnection(store)
         """PostgreSQL's asynchronous connection for the commits awaited on the event loop."""
         self._gathered: list[_Pending] = []
         """Events appended in this turn of the event loop, committed together at its end (awaited
@@ -125,8 +124,6 @@ class GroupCommit:
         """Set when events wait for the awaited commits' writer task."""
         self._closing = False
         self._loop_writer: asyncio.Task[None] | None = None
-        self._connect_again_at = 0.0
-        """When the loop may try again to open its asynchronous connection (``loop.time()``)."""
         self.commit_interval = commit_interval
         self._committed_at = -math.inf
         """When the last commit on the loop that carried more than one event started
@@ -199,7 +196,7 @@ class GroupCommit:
             await task
             self._loop_writer = None
             self._more = None
-        await self._close_async_connection()
+        await self._async.close()
         self.stop()
 
     def stop(self) -> None:
@@ -303,12 +300,13 @@ class GroupCommit:
 
     async def _commit_awaited(self, batch: list[_Pending]) -> None:
         """Commit ``batch`` on the loop's asynchronous connection, or hand it to the thread if that fails."""
-        if self._async_conn is None and not await self._connect_awaited():
+        conn = await self._async.get()
+        if conn is None:
             for p in batch:  # no connection for the loop for now: the thread writes
                 self._queue.put(p)
             return
         try:
-            await self.store.append_events_async(self._async_conn, [p.row for p in batch])
+            await self.store.append_events_async(conn, [p.row for p in batch])
         except asyncio.CancelledError:
             # the loop is going away mid-commit: whether it reached the log is not known
             for p in batch:
@@ -320,40 +318,11 @@ class GroupCommit:
             for p in batch:
                 self._queue.put(p)
             log.debug("a batch committed on the loop failed (%s); the writer thread takes it", type(exc).__name__)
-            try:
-                usable = self.store.async_connection_usable(self._async_conn)
-            except Exception:
-                usable = False
-            if not usable:
-                await self._close_async_connection()
+            await self._async.after_failure()
             return
         self.loop_batches += 1
         self.loop_events += len(batch)
         _wake(batch, [None] * len(batch))
-
-    async def _connect_awaited(self) -> bool:
-        """Open the loop's asynchronous connection, unless one failed to open in the last
-        ``RECONNECT_AFTER`` seconds; whether there is one."""
-        loop = asyncio.get_running_loop()
-        if loop.time() < self._connect_again_at:
-            return False
-        try:
-            self._async_conn = await self.store.open_async_connection()
-        except Exception as exc:
-            self._connect_again_at = loop.time() + RECONNECT_AFTER
-            log.warning(
-                "the event loop could not connect to the log (%s); the writer thread commits for %g s",
-                type(exc).__name__,
-                RECONNECT_AFTER,
-            )
-            return False
-        return True
-
-    async def _close_async_connection(self) -> None:
-        conn, self._async_conn = self._async_conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
 
     # --- the writer thread -----------------------------------------------------------------
     def _run(self) -> None:

@@ -5,8 +5,8 @@ written, the events that arrive gather; when it is done they go together in the 
 every event checked against its lease epoch. A batch is one statement awaited on an
 asynchronous connection of the node's event loop
 (:meth:`tapete.server.cluster.lease.Leases.append_many_async`: one round trip, no thread
-woken); a batch that fails there, or every batch for ``RECONNECT_AFTER`` seconds after that
-connection could not be opened, is written by a database thread
+woken; :class:`tapete.server.loopconn.LoopConnection`); a batch that fails there, or every
+batch for a few seconds after that connection could not be opened, is written by a database thread
 (:meth:`tapete.server.cluster.lease.Leases.append_many`, one transaction, where an event at
 fault fails alone). Each waiting table is woken with its own answer once the batch has
 committed, so an action is acknowledged only once it is in the log, and a table whose lease
@@ -22,13 +22,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from tapete.server.cluster.lease import FencedEvent, Leases
+from tapete.server.loopconn import LoopConnection
 
 log = logging.getLogger("tapete.server")
 
 MAX_BATCH: Final = 500
 """Most events written in one commit."""
-RECONNECT_AFTER: Final = 5.0
-"""Seconds the thread writes every batch after the loop's connection could not be opened."""
 
 RunInThread = Callable[..., Awaitable[Any]]
 
@@ -42,10 +41,8 @@ class FencedLog:
         self._run = run
         self._waiting: list[tuple[FencedEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self._conn: Any = None
+        self._conn = LoopConnection(leases.store)
         """The asynchronous connection the loop's batches are written through (opened at the first)."""
-        self._connect_again_at = 0.0
-        """When the loop may try again to open its connection (``loop.time()``)."""
         self.batches = 0
         self.events = 0
         self.thread_batches = 0
@@ -68,10 +65,7 @@ class FencedLog:
         if writer is not None and not writer.done():
             with contextlib.suppress(Exception):
                 await writer
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        await self._conn.close()
 
     async def _write(self) -> None:
         while self._waiting:
@@ -96,7 +90,7 @@ class FencedLog:
 
     async def _write_batch(self, events: list[FencedEvent]) -> list[BaseException | None]:
         """Each event's answer: written on the loop's connection, or else by the thread."""
-        conn = await self._connection()
+        conn = await self._conn.get()
         if conn is not None:
             try:
                 return await self.leases.append_many_async(conn, events, self.node_id)
@@ -105,31 +99,10 @@ class FencedLog:
             except Exception as exc:
                 # none of the batch is in the log; the thread writes it, and an event at fault fails alone
                 log.debug("a fenced batch failed on the loop (%s); the thread writes it", type(exc).__name__)
-                if conn.is_closed() or conn.is_in_transaction():
-                    self._conn = None
-                    with contextlib.suppress(Exception):
-                        await conn.close()
+                await self._conn.after_failure()
         self.thread_batches += 1
         answers: list[BaseException | None] = await self._run(self.leases.append_many, events, self.node_id)
         return answers
 
-    async def _connection(self) -> Any:
-        """The loop's connection, opened if need be; ``None`` within ``RECONNECT_AFTER`` of a failed opening."""
-        if self._conn is not None:
-            return self._conn
-        loop = asyncio.get_running_loop()
-        if loop.time() < self._connect_again_at:
-            return None
-        try:
-            self._conn = await self.leases.store.open_async_connection()
-        except Exception as exc:
-            self._connect_again_at = loop.time() + RECONNECT_AFTER
-            log.warning(
-                "the node could not open its log connection (%s); a thread writes for %g s",
-                type(exc).__name__,
-                RECONNECT_AFTER,
-            )
-        return self._conn
 
-
-__all__ = ["MAX_BATCH", "RECONNECT_AFTER", "FencedLog"]
+__all__ = ["MAX_BATCH", "FencedLog"]
