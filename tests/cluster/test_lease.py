@@ -103,12 +103,15 @@ def test_an_append_in_flight_finishes_before_a_takeover(leases: Leases) -> None:
     assert row is not None and [seq for seq, _, _ in row.events] == [0]
 
 
+def held_by_a_and_b(leases: Leases, prefix: str) -> None:
+    """Tables ``<prefix>1`` and ``<prefix>2`` whose leases node a holds, and ``<prefix>3`` held by b."""
+    for n, node in ((1, "a"), (2, "a"), (3, "b")):
+        add_table(leases.store, f"{prefix}{n}")
+        assert leases.claim(f"{prefix}{n}", node) == 1
+
+
 def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
-    for t in ("b1", "b2", "b3"):
-        add_table(leases.store, t)
-    assert leases.claim("b1", "a") == 1
-    assert leases.claim("b2", "a") == 1
-    assert leases.claim("b3", "b") == 1
+    held_by_a_and_b(leases, "b")
     batch = [
         FencedEvent("b1", 0, 0, '{"seat": 0}', 1),
         FencedEvent("b2", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}'),
@@ -173,11 +176,7 @@ def test_a_log_from_before_the_writer_columns_is_upgraded_and_read(pg: tuple[str
 
 def test_a_batch_on_the_loops_connection_writes_what_its_leases_allow(leases: Leases) -> None:
     """The one-statement fenced write: the same answers, writers and final records as the thread's."""
-    for t in ("a1", "a2", "a3"):
-        add_table(leases.store, t)
-    assert leases.claim("a1", "a") == 1
-    assert leases.claim("a2", "a") == 1
-    assert leases.claim("a3", "b") == 1
+    held_by_a_and_b(leases, "a")
     batch = [
         FencedEvent("a1", 0, 0, '{"seat": 0}', 1),
         FencedEvent("a2", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}'),
