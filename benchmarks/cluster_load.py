@@ -34,6 +34,14 @@ such a step is not counted and ends its node count's ladder.
 ``--p99-ms 100`` compares them at the same p99 instead: for each node count it tries the
 table counts of ``--ladder`` in turn and keeps the most actions per second whose p99 stays
 under 100 ms.
+
+Run one after the other, one node and two see the machine minutes apart, and a shared
+machine's speed drifts between them. ``--sliced ONE:TWO`` starts one node with ONE tables and
+two nodes with TWO at once, each side with its own native client, and loads them in turn:
+``--slices`` slices of ``--slice`` seconds a side, the first ``--settle`` seconds of each not
+counted, the other side's seats waiting meanwhile (``wsload.c``'s pause and go commands):
+
+    python benchmarks/cluster_load.py --sliced 120:180 --warmup 40
 """
 
 from __future__ import annotations
@@ -191,13 +199,17 @@ class NativeClients:
 
     def __init__(
         self, exe: str, homes: list[tuple[int, str]], urls: list[str], profile: str, seats: int, warmup: float,
-        seconds: float, spread: bool,
+        seconds: float, spread: bool, settle: float = 0.0,
     ) -> None:  # fmt: skip
         self.homes, self.urls, self.profile, self.seats, self.spread = dict(homes), urls, profile, seats, spread
         self.seeds = {k: 1000 * k for k in self.homes}
         self.http: dict[int, httpx.Client] = {}
+        self.stdin_lock = threading.Lock()  # tables (the reader thread) and commands (the driver) share stdin
         self.proc = subprocess.Popen(
-            [exe, str(warmup), str(seconds), str(seats)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [exe, str(warmup), str(seconds), str(seats), str(settle)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         self.result: tuple[int, float, float, int] | None = None
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -224,12 +236,20 @@ class NativeClients:
         for s in range(self.seats):
             url = random.choice(self.urls) if self.spread else self.homes[k]
             parts += [url.rsplit(":", 1)[1], t["seats"][s]["token"]]
+        self._line(" ".join(parts))
+
+    def command(self, kind: str) -> None:
+        """``P`` pause (turns wait, nothing counted), ``G`` go, ``E`` end: report now (``wsload.c``)."""
+        self._line(kind)
+
+    def _line(self, text: str) -> None:
         assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(" ".join(parts) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:  # the client has finished its measured window
-            pass
+        with self.stdin_lock:
+            try:
+                self.proc.stdin.write(text + "\n")
+                self.proc.stdin.flush()
+            except BrokenPipeError:  # the client has finished its measured window
+                pass
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -395,6 +415,131 @@ def run(
         drop_tables(table_prefix)
 
 
+class Side:
+    """One of the two configurations of a sliced run: its nodes, its client and what its slices measured."""
+
+    def __init__(self, nodes: int, tables: int, procs: list[subprocess.Popen[bytes]], urls: list[str]) -> None:
+        self.nodes, self.tables, self.procs, self.urls = nodes, tables, procs, urls
+        self.client: NativeClients | None = None
+        self.seconds = 0.0  # measured time, summed over its slices
+        self.cpu = [0.0] * nodes
+        self.busy = [0.0, 0.0]
+        self.services = {"postgres": 0.0, "redis-server": 0.0}
+        self.logged = [0, 0]
+        self.client_cpu = 0.0
+
+    def measure(self, seconds: float) -> None:
+        """Add ``seconds`` of this side's load (its client going) to what it measured."""
+        assert self.client is not None
+        client = self.client.proc.pid
+        cpu0, busy0, svc0, log0, ccpu0 = (
+            [cpu_seconds(p.pid) for p in self.procs],
+            machine_busy(),
+            services_cpu(),
+            log_counts(self.urls),
+            cpu_seconds(client),
+        )
+        began = time.monotonic()
+        time.sleep(seconds)
+        took = time.monotonic() - began
+        cpu1, busy1, svc1, log1, ccpu1 = (
+            [cpu_seconds(p.pid) for p in self.procs],
+            machine_busy(),
+            services_cpu(),
+            log_counts(self.urls),
+            cpu_seconds(client),
+        )
+        self.seconds += took
+        self.client_cpu += ccpu1 - ccpu0
+        self.cpu = [c + b - a for c, a, b in zip(self.cpu, cpu0, cpu1, strict=True)]
+        self.busy = [self.busy[0] + busy1[0] - busy0[0], self.busy[1] + busy1[1] - busy0[1]]
+        for name in self.services:
+            self.services[name] += svc1[name] - svc0[name]
+        self.logged = [self.logged[0] + log1[0] - log0[0], self.logged[1] + log1[1] - log0[1]]
+
+    def result(self, acks: int, p50: float, p99: float, errors: int) -> dict[str, Any]:
+        s = max(1e-9, self.seconds)
+        return {
+            "nodes": self.nodes,
+            "tables": self.tables,
+            "actions_per_s": round(acks / s, 1),
+            "ack_p50_ms": round(p50 * 1000, 1),
+            "ack_p99_ms": round(p99 * 1000, 1),
+            "node_cpu_ms_per_action": round(1000 * sum(self.cpu) / max(1, acks), 2),
+            "node_cpu_percent": [round(100 * c / s) for c in self.cpu],
+            "client_cpu_percent": round(100 * self.client_cpu / s),
+            "machine_busy_percent": round(100 * self.busy[0] / max(1e-9, self.busy[1])),
+            "postgres_cpu_percent": round(100 * self.services["postgres"] / s),
+            "redis_cpu_percent": round(100 * self.services["redis-server"] / s),
+            "log_events_per_commit": round(self.logged[1] / self.logged[0], 1) if self.logged[0] else None,
+            "client_errors": errors,
+            "measured_s": round(s, 1),
+        }
+
+
+def run_sliced(
+    one: int, two: int, profile: str, seats: int, warmup: float, slices: int, slice_s: float, settle: float,
+    spread: bool, exe: str,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One node with ``one`` tables and two nodes with ``two``, all started at once and loaded in
+    turn: in each slice one side's client goes while the other's seats wait (actions in flight
+    complete), for ``slice_s`` seconds of which the first ``settle`` are not counted; the sides
+    alternate which goes first. Both see the machine over the same stretch of time, so that its
+    drift does not fall between them."""
+    tag = uuid.uuid4().hex[:8]
+    sides: list[Side] = []
+    prefixes: list[str] = []
+    try:
+        for nodes, tables in ((1, one), (2, two)):
+            table_prefix, redis_prefix = f"bench_{tag}_{nodes}_", f"bench:{tag}:{nodes}:"
+            prefixes.append(table_prefix)
+            procs, urls = [], []
+            for n in range(nodes):
+                proc, url = start_node(f"s{nodes}n{n}", table_prefix, redis_prefix)
+                procs.append(proc)
+                urls.append(url)
+            sides.append(Side(nodes, tables, procs, urls))
+        began = time.monotonic()
+        for side in sides:  # created one after the other; both play from then on (warming up)
+            homes = [(k, side.urls[k % side.nodes]) for k in range(side.tables)]
+            # nothing counts until the first "G" opens the window (a warmup that never ends by itself)
+            side.client = NativeClients(exe, homes, side.urls, profile, seats, 1e7, 1e7, spread, settle)
+        took = time.monotonic() - began
+        if took > warmup:
+            print(f"warning: creating the tables took {took:.1f} s, more than --warmup {warmup:g} s", file=sys.stderr)
+        time.sleep(max(0.0, warmup - took))
+        clients = [side.client for side in sides if side.client is not None]
+        for c in clients:
+            c.command("P")
+        time.sleep(0.5)  # what was in flight completes
+        for i in range(slices):
+            for side in sides if i % 2 == 0 else sides[::-1]:
+                assert side.client is not None
+                side.client.command("G")
+                time.sleep(settle)
+                side.measure(slice_s - settle)
+                side.client.command("P")
+                time.sleep(0.3)
+        out = []
+        for side in sides:
+            assert side.client is not None
+            side.client.command("E")
+            out.append(side.result(*side.client.finish(timeout=60)))
+        return out
+    finally:
+        for side in sides:
+            for proc in side.procs:
+                proc.terminate()
+        for side in sides:
+            for proc in side.procs:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        for prefix in prefixes:
+            drop_tables(prefix)
+
+
 def drop_tables(prefix: str) -> None:
     import sqlalchemy as sa
 
@@ -444,12 +589,29 @@ def main() -> int:
         help="native: one wsload process (wsload.c, built with gcc; no compression offered); "
         "python: --clients processes of the websockets client (default native)",
     )
+    ap.add_argument(
+        "--sliced",
+        default=None,
+        metavar="ONE:TWO",
+        help="one node with ONE tables against two nodes with TWO, started at once and loaded in turn "
+        "(native client only; find each side's best table count with --ladder first)",
+    )
+    ap.add_argument("--slices", type=int, default=8, help="--sliced: slices a side (default 8)")
+    ap.add_argument("--slice", type=float, default=3.0, help="--sliced: seconds a slice (default 3)")
+    ap.add_argument("--settle", type=float, default=0.5, help="--sliced: seconds not counted at a slice's start")
     args = ap.parse_args()
     clients = max(1, min(8, args.clients))
-    exe = build_native() if args.client == "native" else ""
+    exe = build_native() if args.client == "native" or args.sliced is not None else ""
     import tapete
 
     seats = int(tapete.new_game(args.profile, seed=1).num_players)
+    if args.sliced is not None:
+        one, _, two = args.sliced.partition(":")
+        pair = run_sliced(
+            min(MAX_TABLES, int(one)), min(MAX_TABLES, int(two)), args.profile, seats, args.warmup,
+            max(1, args.slices), max(1.0, args.slice), max(0.0, min(args.settle, args.slice / 2)), args.spread, exe,
+        )  # fmt: skip
+        return report_sliced(pair)
     tables = max(1, min(MAX_TABLES, args.tables))
     seconds = max(1.0, min(MAX_SECONDS, args.seconds))
     results = []
@@ -482,6 +644,20 @@ def main() -> int:
     if len(pairs) > 1:  # --nodes 1,2,1,2,…: each pair measured minutes apart, the machine drifting between
         shown = ", ".join(f"{r:.2f}x" for r in pairs)
         print(f"pairs in turn: {shown}; median {statistics.median(pairs):.2f}x", flush=True)
+    return 0
+
+
+def report_sliced(pair: list[dict[str, Any]]) -> int:
+    for r in pair:
+        print(json.dumps(r), flush=True)
+    one, two = pair
+    if one["actions_per_s"]:
+        ratio = two["actions_per_s"] / one["actions_per_s"]
+        print(
+            f"2 nodes / 1 node, loaded in turn: {ratio:.2f}x actions/s "
+            f"(p99 {two['ack_p99_ms']:g} against {one['ack_p99_ms']:g} ms)",
+            flush=True,
+        )
     return 0
 
 

@@ -6,12 +6,17 @@
  * This client plays the same way (every seat answers its turn at once with its first legal
  * action) at a few microseconds a message, in one epoll loop.
  *
- *   wsload WARMUP_S SECONDS SEATS
+ *   wsload WARMUP_S SECONDS SEATS [SETTLE_S]
  *
  * stdin, one line per table to play:  SLOT SOURCE_IP TABLE PORT0 TOKEN0 PORT1 TOKEN1 ...
  * (a port per seat: the node its socket connects to)
  * stdout, when a slot's game is over:  D SLOT      (the driver then sends the slot's next table)
  * and at the end:                      R ACKS P50_US P99_US ERRORS
+ * stdin also takes three commands, for loading two sets of nodes in turn (cluster_load.py --sliced):
+ *   P   pause: a seat whose turn comes waits (actions in flight still complete), nothing is counted
+ *   G   go: the waiting seats act; acknowledgements count again from SETTLE_S after this line
+ *       (and the measured window, if WARMUP_S has not yet ended it, opens with the first G)
+ *   E   end: report now
  * Acknowledgements (the state whose version follows the action's) are counted between WARMUP_S
  * and WARMUP_S + SECONDS after the start; the client then exits. Frames are not compressed
  * (no permessage-deflate is offered). Linux only; build: gcc -O2 -o wsload wsload.c
@@ -39,6 +44,7 @@
 
 typedef struct {
     int fd, slot, seat, open, upgraded;
+    int waiting;       /* its turn came while paused: the action is ready, not sent */
     long pending;      /* version the action was sent at, -1: none */
     double sent_at;    /* when it was sent */
     double retry_at;   /* resend after rate_limited (0: none) */
@@ -56,6 +62,9 @@ static int retries; /* connections waiting to send again after rate_limited */
 static unsigned *lat_us;
 static long lat_n;
 static int slot_left[MAX_CONNS];
+static int paused;        /* a "P" line: seats whose turn comes wait for a "G" line */
+static double count_from; /* acknowledgements count from here (a "G" line's time + settle_s) */
+static double settle_s;
 
 static double now(void) {
     struct timespec ts;
@@ -151,7 +160,7 @@ static void on_text(Conn *c, const char *m, size_t n) {
     long version = find_long(m, n, "\"version\":");
     if (c->pending >= 0 && version == c->pending + 1) {
         double t = now();
-        if (t >= measure_from && t < measure_to) {
+        if (!paused && t >= count_from && t >= measure_from && t < measure_to) {
             acks++;
             if (lat_n < MAX_LAT) lat_us[lat_n++] = (unsigned)((t - c->sent_at) * 1e6);
         }
@@ -177,7 +186,31 @@ static void on_text(Conn *c, const char *m, size_t n) {
     memcpy(c->action, a, len);
     c->action[len] = 0;
     c->pending = version;
+    if (paused) {
+        c->waiting = 1;
+        return;
+    }
     send_action(c);
+}
+
+static void command(char kind) {
+    if (kind == 'P') {
+        paused = 1;
+    } else if (kind == 'G') {
+        paused = 0;
+        double t = now();
+        if (measure_from > t) measure_from = t;
+        count_from = t + settle_s;
+        for (int i = 0; i < MAX_CONNS; i++) {
+            Conn *c = &conns[i];
+            if (c->open && c->waiting) {
+                c->waiting = 0;
+                send_action(c);
+            }
+        }
+    } else if (kind == 'E') {
+        measure_to = now();
+    }
 }
 
 static void on_readable(Conn *c) {
@@ -300,8 +333,8 @@ static int cmp_u(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: wsload WARMUP_S SECONDS SEATS\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: wsload WARMUP_S SECONDS SEATS [SETTLE_S]\n");
         return 2;
     }
     seats_per_table = atoi(argv[3]);
@@ -309,6 +342,7 @@ int main(int argc, char **argv) {
     t0 = now();
     measure_from = t0 + atof(argv[1]);
     measure_to = measure_from + atof(argv[2]);
+    settle_s = argc == 5 ? atof(argv[4]) : 0.0;
     lat_us = malloc(sizeof(unsigned) * MAX_LAT);
     srand(1);
     epfd = epoll_create1(0);
@@ -332,7 +366,8 @@ int main(int argc, char **argv) {
                 char *nl;
                 while ((nl = memchr(line, '\n', line_len))) {
                     *nl = 0;
-                    open_table(line);
+                    if (line[0] == 'P' || line[0] == 'G' || line[0] == 'E') command(line[0]);
+                    else open_table(line);
                     size_t used = (size_t)(nl + 1 - line);
                     memmove(line, nl + 1, line_len - used);
                     line_len -= used;
@@ -346,7 +381,7 @@ int main(int argc, char **argv) {
         double t = now();
         for (int i = 0; i < MAX_CONNS; i++) {
             Conn *c = &conns[i];
-            if (c->open && c->retry_at > 0 && t >= c->retry_at) {
+            if (c->open && c->retry_at > 0 && t >= c->retry_at && !paused) {
                 c->retry_at = 0;
                 retries--;
                 send_action(c);
