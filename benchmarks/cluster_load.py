@@ -432,23 +432,16 @@ class Side:
         """Add ``seconds`` of this side's load (its client going) to what it measured."""
         assert self.client is not None
         client = self.client.proc.pid
-        cpu0, busy0, svc0, log0, ccpu0 = (
-            [cpu_seconds(p.pid) for p in self.procs],
-            machine_busy(),
-            services_cpu(),
-            log_counts(self.urls),
-            cpu_seconds(client),
-        )
+
+        def reading() -> tuple[list[float], tuple[float, float], dict[str, float], tuple[int, int], float]:
+            nodes = [cpu_seconds(p.pid) for p in self.procs]
+            return nodes, machine_busy(), services_cpu(), log_counts(self.urls), cpu_seconds(client)
+
+        cpu0, busy0, svc0, log0, ccpu0 = reading()
         began = time.monotonic()
         time.sleep(seconds)
         took = time.monotonic() - began
-        cpu1, busy1, svc1, log1, ccpu1 = (
-            [cpu_seconds(p.pid) for p in self.procs],
-            machine_busy(),
-            services_cpu(),
-            log_counts(self.urls),
-            cpu_seconds(client),
-        )
+        cpu1, busy1, svc1, log1, ccpu1 = reading()
         self.seconds += took
         self.client_cpu += ccpu1 - ccpu0
         self.cpu = [c + b - a for c, a, b in zip(self.cpu, cpu0, cpu1, strict=True)]
