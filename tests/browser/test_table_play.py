@@ -204,6 +204,28 @@ def test_hint_is_cleared_by_the_next_state_and_by_a_language_switch(page: Any, b
     assert page.inner_text("#hint-text") == ""
 
 
+def test_a_hint_asked_while_a_language_switch_reconnects_is_answered(page: Any, base_url: str) -> None:
+    """A language switch replaces the socket (the new hello carries the language); what the
+    person asks while the new one is still opening goes out after its hello, not nowhere."""
+    table = driver.create_table(base_url, "cutthroat", ["human", "easy", "easy"], seed=4)
+    driver.open_table(page, base_url, table)
+    driver.wait_turn_or(page, "false")
+    connects = int(page.get_attribute("#table", "data-connects") or "0")
+    opening = page.evaluate(
+        """async () => {
+            const select = document.getElementById("lang");
+            select.value = "es";
+            select.dispatchEvent(new Event("change"));
+            while (document.documentElement.lang !== "es") await new Promise((r) => setTimeout(r, 0));
+            document.getElementById("hint").click();  // in the same task as the new socket: not open yet
+            return true;
+        }"""
+    )
+    assert opening
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Pista')")
+    assert int(page.get_attribute("#table", "data-connects") or "0") == connects + 1
+
+
 def test_language_survives_a_reload_on_the_table_and_in_the_lobby(page: Any, base_url: str) -> None:
     table = driver.create_table(base_url, "spades", ["human", "easy", "easy", "easy"], seed=4)
     driver.open_table(page, base_url, table)

@@ -20,7 +20,7 @@ const S = {
   ws: null, seat: null, role: null, view: null, version: -1, seats: [], profile: "", options: {}, history: [], over: null,
   selection: new Set(), lifted: null, ui: {}, hint: null, msgId: 0, renderer: null, held: null, fresh: null,
   pendingHandOver: null, features: [], welcomed: false, deal: "secret", seed: null, retries: 0, connects: 0, hintRef: null,
-  pingAt: 0, pongAt: 0,
+  pingAt: 0, pongAt: 0, outbox: [],
 };
 /** A ping every minute keeps the socket alive (the server closes a silent one); a ping left
  * unanswered for a whole period means the connection is gone: it is replaced. ``tapete.ping``
@@ -92,6 +92,7 @@ function connect() {
     const hello = { type: "hello", table: tableId, lang, deltas: true };
     if (TOKEN) hello.token = TOKEN; else hello.spectate = true;
     ws.send(JSON.stringify(hello));
+    for (const text of S.outbox.splice(0)) ws.send(text);
   };
   ws.onmessage = (ev) => {
     if (S.ws !== ws) return; // a socket already replaced
@@ -110,6 +111,7 @@ function connect() {
   ws.onclose = () => {
     if (S.ws !== ws) return;
     S.ws = null;
+    S.outbox = []; // a lost connection: what was asked meanwhile is not sent later
     $("status").textContent = t("Disconnected. Reconnecting…");
     S.retries += 1;
     setTimeout(connect, Math.min(RECONNECT_MAX, 500 * 2 ** Math.min(S.retries, 5)));
@@ -128,9 +130,12 @@ function keepAlive() {
 setInterval(keepAlive, PING_EVERY);
 /** Send a message with a fresh id (returned, so that an answer can be matched to it). */
 function send(msg) {
-  if (!S.ws || S.ws.readyState !== 1) return null;
+  const ws = S.ws;
+  if (!ws || ws.readyState > 1) return null;
   const id = ++S.msgId;
-  S.ws.send(JSON.stringify({ ...msg, id }));
+  const text = JSON.stringify({ ...msg, id });
+  // a socket still opening (it replaces one, as a language switch does) takes it after its hello
+  if (ws.readyState === 0) S.outbox.push(text); else ws.send(text);
   return id;
 }
 function act(action) {
