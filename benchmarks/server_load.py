@@ -189,6 +189,9 @@ async def tapete_client(port: int, profile: str, seats: int, seed: int, until: f
                 break
             if m["type"] == "game_over":
                 break
+            if m["type"] == "hand_over":  # the person has seen the hand's result, as the browser says
+                await ws.send(json.dumps({"type": "next_hand", "hand": m["hand"]}))
+                continue
             if m["type"] != "state":
                 continue
             version = m["version"]
