@@ -211,17 +211,22 @@ def test_a_hint_asked_while_a_language_switch_reconnects_is_answered(page: Any, 
     driver.open_table(page, base_url, table)
     driver.wait_turn_or(page, "false")
     connects = int(page.get_attribute("#table", "data-connects") or "0")
-    opening = page.evaluate(
-        """async () => {
+    # the hint is asked right after the new socket is made, in the same task: it cannot be open yet
+    page.evaluate(
+        """() => {
+            const Native = window.WebSocket;
+            window.WebSocket = class extends Native {
+                constructor(...args) {
+                    super(...args);
+                    window.WebSocket = Native;
+                    queueMicrotask(() => document.getElementById("hint").click());
+                }
+            };
             const select = document.getElementById("lang");
             select.value = "es";
             select.dispatchEvent(new Event("change"));
-            while (document.documentElement.lang !== "es") await new Promise((r) => setTimeout(r, 0));
-            document.getElementById("hint").click();  // in the same task as the new socket: not open yet
-            return true;
         }"""
     )
-    assert opening
     page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Pista')")
     assert int(page.get_attribute("#table", "data-connects") or "0") == connects + 1
 
