@@ -49,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import json
 import multiprocessing as mp
@@ -322,6 +323,68 @@ def log_counts(urls: list[str]) -> tuple[int, int]:
     return commits, events
 
 
+@dataclasses.dataclass(frozen=True)
+class Usage:
+    """CPU seconds and log counts: a reading of them so far, or the change over measured windows."""
+
+    nodes: tuple[float, ...]
+    client: float
+    busy: float  # the whole machine's busy and total CPU time, in ticks (``/proc/stat``)
+    total: float
+    postgres: float  # PostgreSQL and Redis when they run on this machine (0 when elsewhere)
+    redis: float
+    commits: int  # the nodes' log commits and events (``/metrics``)
+    events: int
+
+    @classmethod
+    def read(cls, node_pids: list[int], client_pids: list[int], urls: list[str]) -> Usage:
+        busy, total = machine_busy()
+        services = services_cpu()
+        commits, events = log_counts(urls)
+        return cls(
+            tuple(cpu_seconds(pid) for pid in node_pids),
+            sum(cpu_seconds(pid) for pid in client_pids),
+            busy, total, services["postgres"], services["redis-server"], commits, events,
+        )  # fmt: skip
+
+    def __sub__(self, before: Usage) -> Usage:
+        return self._combined(before, -1)
+
+    def __add__(self, more: Usage) -> Usage:
+        return self._combined(more, 1)
+
+    def _combined(self, other: Usage, sign: int) -> Usage:
+        pairs = zip(dataclasses.astuple(self), dataclasses.astuple(other), strict=True)
+        return Usage(*(_combine(a, b, sign) for a, b in pairs))
+
+
+def _combine(a: Any, b: Any, sign: int) -> Any:
+    if isinstance(a, tuple):
+        return tuple(x + sign * y for x, y in zip(a, b, strict=True))
+    return a + sign * b
+
+
+def report(nodes: int, tables: int, seconds: float, acks: int, p50: float, p99: float, used: Usage) -> dict[str, Any]:
+    """One measurement as printed: ``used`` is the change over its ``seconds`` of measured time."""
+    s = max(1e-9, seconds)
+    return {
+        "nodes": nodes,
+        "tables": tables,
+        "actions_per_s": round(acks / s, 1),
+        "ack_p50_ms": round(p50 * 1000, 1),
+        "ack_p99_ms": round(p99 * 1000, 1),
+        "node_cpu_ms_per_action": round(1000 * sum(used.nodes) / max(1, acks), 2),
+        "node_cpu_percent": [round(100 * c / s) for c in used.nodes],
+        "client_cpu_percent": round(100 * used.client / s),
+        "machine_busy_percent": round(100 * used.busy / max(1e-9, used.total)),
+        # PostgreSQL and Redis when they run on this machine (0 when elsewhere), % of one core
+        "postgres_cpu_percent": round(100 * used.postgres / s),
+        "redis_cpu_percent": round(100 * used.redis / s),
+        # the mean batch of the nodes' log commits (None where a node does not count them)
+        "log_events_per_commit": round(used.events / used.commits, 1) if used.commits else None,
+    }
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -363,14 +426,10 @@ def run(
                 workers.append(p)
             client_pids = [p.pid for p in workers if p.pid is not None]
         time.sleep(max(0.0, start - time.monotonic()))
-        cpu0, busy0, svc0 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
-        ccpu0 = sum(cpu_seconds(pid) for pid in client_pids)
-        logged0 = log_counts(urls)
+        node_pids = [p.pid for p in procs]
+        before = Usage.read(node_pids, client_pids, urls)
         time.sleep(max(0.0, until - time.monotonic()))
-        cpu1, busy1, svc1 = [cpu_seconds(p.pid) for p in procs], machine_busy(), services_cpu()
-        ccpu1 = sum(cpu_seconds(pid) for pid in client_pids)
-        logged1 = log_counts(urls)
-        commits = logged1[0] - logged0[0]
+        used = Usage.read(node_pids, client_pids, urls) - before
         acks = 0
         lat: list[float] = []
         extra: dict[str, Any] = {}
@@ -387,23 +446,7 @@ def run(
             for p in workers:
                 p.join(10)
             p50, p99 = pct(lat, 0.5), pct(lat, 0.99)
-        return {
-            "nodes": nodes,
-            "tables": tables,
-            "actions_per_s": round(acks / seconds, 1),
-            "ack_p50_ms": round(p50 * 1000, 1),
-            "ack_p99_ms": round(p99 * 1000, 1),
-            "node_cpu_ms_per_action": round(1000 * (sum(cpu1) - sum(cpu0)) / max(1, acks), 2),
-            "node_cpu_percent": [round(100 * (b - a) / seconds) for a, b in zip(cpu0, cpu1, strict=True)],
-            "client_cpu_percent": round(100 * (ccpu1 - ccpu0) / seconds),
-            "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / max(1e-9, busy1[1] - busy0[1])),
-            # PostgreSQL and Redis when they run on this machine (0 when elsewhere), % of one core
-            "postgres_cpu_percent": round(100 * (svc1["postgres"] - svc0["postgres"]) / seconds),
-            "redis_cpu_percent": round(100 * (svc1["redis-server"] - svc0["redis-server"]) / seconds),
-            # the mean batch of the nodes' log commits (None where a node does not count them)
-            "log_events_per_commit": round((logged1[1] - logged0[1]) / commits, 1) if commits else None,
-            **extra,
-        }
+        return {**report(nodes, tables, seconds, acks, p50, p99, used), **extra}
     finally:
         for proc in procs:
             proc.terminate()
@@ -422,52 +465,23 @@ class Side:
         self.nodes, self.tables, self.procs, self.urls = nodes, tables, procs, urls
         self.client: NativeClients | None = None
         self.seconds = 0.0  # measured time, summed over its slices
-        self.cpu = [0.0] * nodes
-        self.busy = [0.0, 0.0]
-        self.services = {"postgres": 0.0, "redis-server": 0.0}
-        self.logged = [0, 0]
-        self.client_cpu = 0.0
+        self.used: Usage | None = None  # what its slices used, summed
 
     def measure(self, seconds: float) -> None:
         """Add ``seconds`` of this side's load (its client going) to what it measured."""
         assert self.client is not None
-        client = self.client.proc.pid
-
-        def reading() -> tuple[list[float], tuple[float, float], dict[str, float], tuple[int, int], float]:
-            nodes = [cpu_seconds(p.pid) for p in self.procs]
-            return nodes, machine_busy(), services_cpu(), log_counts(self.urls), cpu_seconds(client)
-
-        cpu0, busy0, svc0, log0, ccpu0 = reading()
+        pids, clients = [p.pid for p in self.procs], [self.client.proc.pid]
+        before = Usage.read(pids, clients, self.urls)
         began = time.monotonic()
         time.sleep(seconds)
-        took = time.monotonic() - began
-        cpu1, busy1, svc1, log1, ccpu1 = reading()
-        self.seconds += took
-        self.client_cpu += ccpu1 - ccpu0
-        self.cpu = [c + b - a for c, a, b in zip(self.cpu, cpu0, cpu1, strict=True)]
-        self.busy = [self.busy[0] + busy1[0] - busy0[0], self.busy[1] + busy1[1] - busy0[1]]
-        for name in self.services:
-            self.services[name] += svc1[name] - svc0[name]
-        self.logged = [self.logged[0] + log1[0] - log0[0], self.logged[1] + log1[1] - log0[1]]
+        self.seconds += time.monotonic() - began
+        used = Usage.read(pids, clients, self.urls) - before
+        self.used = used if self.used is None else self.used + used
 
     def result(self, acks: int, p50: float, p99: float, errors: int) -> dict[str, Any]:
-        s = max(1e-9, self.seconds)
-        return {
-            "nodes": self.nodes,
-            "tables": self.tables,
-            "actions_per_s": round(acks / s, 1),
-            "ack_p50_ms": round(p50 * 1000, 1),
-            "ack_p99_ms": round(p99 * 1000, 1),
-            "node_cpu_ms_per_action": round(1000 * sum(self.cpu) / max(1, acks), 2),
-            "node_cpu_percent": [round(100 * c / s) for c in self.cpu],
-            "client_cpu_percent": round(100 * self.client_cpu / s),
-            "machine_busy_percent": round(100 * self.busy[0] / max(1e-9, self.busy[1])),
-            "postgres_cpu_percent": round(100 * self.services["postgres"] / s),
-            "redis_cpu_percent": round(100 * self.services["redis-server"] / s),
-            "log_events_per_commit": round(self.logged[1] / self.logged[0], 1) if self.logged[0] else None,
-            "client_errors": errors,
-            "measured_s": round(s, 1),
-        }
+        assert self.used is not None, "no slice was measured"
+        measured = report(self.nodes, self.tables, self.seconds, acks, p50, p99, self.used)
+        return {**measured, "client_errors": errors, "measured_s": round(self.seconds, 1)}
 
 
 def run_sliced(
