@@ -34,7 +34,10 @@ them in turn: each for ``--slice`` seconds while the clients of the others wait,
 round, in alternating order; a server's CPU and actions are summed over its slices, so every
 server sees the machine as it was over the same stretch of time. ``--against SRC`` adds a
 second tapete server from another source tree to the same slices (this tree against an
-older one, each with a log of its own).
+older one, each with a log of its own). Each server's line says how busy it was (its CPU
+over its slices, in percent of a core): the echo runs near 100 %; a tapete server well
+under that was held back by its clients or by its log's round trips (PostgreSQL at 20
+tables), and pays more for each action in waking up than a busy one would.
 
     nice -n 10 python benchmarks/server_cpu.py --db sqlite --tables 20 --seconds 8 --rounds 3
     nice -n 10 python benchmarks/server_cpu.py --db postgresql --src /tmp/before/src
@@ -467,9 +470,16 @@ class Load:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     actions: int = 0
     cpu: float = 0.0
+    seconds: float = 0.0
+    """Time measured (its slices)."""
 
     def per_action(self) -> float:
         return self.cpu / self.actions if self.actions else math.inf
+
+    def busy(self) -> float:
+        """Its server's CPU over the time measured, in percent of a core: well under 100, the
+        clients or the log's round trips, not the server, set the pace."""
+        return 100 * self.cpu / self.seconds if self.seconds else 0.0
 
     def run(self, clients: Clients, until: float) -> None:
         """Start the clients of this load's server."""
@@ -517,6 +527,7 @@ async def sliced_round(args: argparse.Namespace, dbs: list[tuple[str, str]]) -> 
                 await asyncio.sleep(args.slice)
                 load.counter.on = False
                 load.cpu += cpu_seconds(load.proc.pid) - c0
+                load.seconds += args.slice
                 load.actions += load.counter.actions - a0
                 load.counter.go.clear()
                 await asyncio.sleep(settle)
@@ -557,11 +568,13 @@ async def run_sliced(args: argparse.Namespace) -> None:
             for load in loads:
                 us = load.per_action() * 1e6
                 if load is echo:
-                    parts.append(f"echo {load.actions} round trips, {us:.0f} us/echo")
+                    parts.append(f"echo {load.actions} round trips, {us:.0f} us/echo, {load.busy():.0f}% busy")
                     continue
                 ratio = load.per_action() / e
                 ratios.setdefault(load.name, []).append(ratio)
-                parts.append(f"{load.name} {load.actions} actions, {us:.0f} us/action = {ratio:.2f} echoes")
+                parts.append(
+                    f"{load.name} {load.actions} actions, {us:.0f} us/action = {ratio:.2f} echoes, {load.busy():.0f}% busy"
+                )
             print(f"round {r + 1} ({args.slices} slices of {args.slice:g} s each): " + " | ".join(parts), flush=True)
     for name, values in ratios.items():
         print(
