@@ -471,7 +471,7 @@ class Load:
     actions: int = 0
     cpu: float = 0.0
     seconds: float = 0.0
-    """Time measured (its slices)."""
+    """Time measured (its slices, as the clock saw them)."""
 
     def per_action(self) -> float:
         return self.cpu / self.actions if self.actions else math.inf
@@ -522,12 +522,12 @@ async def sliced_round(args: argparse.Namespace, dbs: list[tuple[str, str]]) -> 
             for load in loads if k % 2 == 0 else loads[::-1]:
                 load.counter.go.set()
                 await asyncio.sleep(settle)
-                c0, a0 = cpu_seconds(load.proc.pid), load.counter.actions
+                c0, a0, t0 = cpu_seconds(load.proc.pid), load.counter.actions, time.monotonic()
                 load.counter.on = True
                 await asyncio.sleep(args.slice)
                 load.counter.on = False
                 load.cpu += cpu_seconds(load.proc.pid) - c0
-                load.seconds += args.slice
+                load.seconds += time.monotonic() - t0
                 load.actions += load.counter.actions - a0
                 load.counter.go.clear()
                 await asyncio.sleep(settle)
