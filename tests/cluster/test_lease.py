@@ -174,6 +174,66 @@ def test_a_log_from_before_the_writer_columns_is_upgraded_and_read(pg: tuple[str
         store.dispose()
 
 
+def table_keys(store: Store, name: str) -> list[str]:
+    """The tables ``name``'s foreign keys refer to."""
+    return [k["referred_table"] for k in sa.inspect(store.engine).get_foreign_keys(name)]
+
+
+def test_the_leases_vouch_for_the_logs_tables(leases: Leases) -> None:
+    """A lease names a table that exists, and no event is written without its lease: the log's
+    events need no key of their own (PostgreSQL checked one for every event)."""
+    store = leases.store
+    assert table_keys(store, store.events.name) == []
+    assert table_keys(store, leases.leases.name) == [store.tables.name]
+    with pytest.raises(sa.exc.IntegrityError):
+        leases.claim("nowhere", "a")  # no such table: no lease
+    add_table(store, "v1")
+    assert leases.claim("v1", "a") == 1
+    assert leases.append_many([FencedEvent("v1", 0, 0, "{}", 1), FencedEvent("nowhere", 0, 0, "{}", 1)], "a")[0] is None
+    assert store.count_events("nowhere") == 0
+    with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as c:  # a leased table stays
+        c.execute(store.tables.delete().where(store.tables.c.id == "v1"))
+    assert store.count_events("v1") == 1
+
+
+def test_a_new_table_is_stored_with_its_lease(leases: Leases) -> None:
+    seats = [SeatRow(0, "human", None, "h", ""), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")]
+    row = TableRow("n1", "runfast", {}, 7, "c", "open", time.time(), seats=seats)
+    assert leases.create_table(row, "a") == 1
+    assert leases.status("n1") == "open" and leases.orphans() == []
+    assert leases.owners(["n1"])["n1"].node_id == "a"
+    with pytest.raises(sa.exc.IntegrityError):  # the same table again: nothing changes, lease included
+        leases.create_table(row, "b")
+    owner = leases.owners(["n1"])["n1"]
+    assert (owner.node_id, owner.epoch, owner.alive) == ("a", 1, True)
+
+
+def test_a_cluster_schema_from_before_moves_the_tables_key_to_the_leases(pg: tuple[str, str]) -> None:
+    url, prefix = pg
+    store = Store(url, prefix=prefix)
+    store.create_schema()
+    add_table(store, "k1")
+    with store.engine.begin() as c:  # the leases as they were: no key; one names a table that is gone
+        c.exec_driver_sql(
+            f'CREATE TABLE "{prefix}leases" (table_id VARCHAR(64) PRIMARY KEY, node_id VARCHAR(64) NOT NULL, '
+            "epoch BIGINT NOT NULL, expires_at FLOAT NOT NULL)"
+        )
+        c.exec_driver_sql(f"""INSERT INTO "{prefix}leases" VALUES ('k1', 'a', 3, 0), ('gone', 'a', 1, 0)""")
+    assert table_keys(store, store.events.name) == [store.tables.name]
+    leases = Leases(store, lease_seconds=60.0)
+    try:
+        leases.create_schema()
+        leases.create_schema()  # again: nothing to change
+        assert table_keys(store, store.events.name) == []
+        assert table_keys(store, leases.leases.name) == [store.tables.name]
+        assert set(leases.owners(["k1", "gone"])) == {"k1"}
+        assert leases.claim("k1", "b") == 4
+        assert leases.append_many([FencedEvent("k1", 0, 0, "{}", 4)], "b") == [None]
+    finally:
+        leases.close()
+        store.dispose()
+
+
 def test_a_batch_on_the_loops_connection_writes_what_its_leases_allow(leases: Leases) -> None:
     """The one-statement fenced write: the same answers, writers and final records as the thread's."""
     held_by_a_and_b(leases, "a")

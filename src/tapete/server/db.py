@@ -200,35 +200,40 @@ class Store:
 
     # --- writes ---------------------------------------------------------------------
     def insert_table(self, row: TableRow) -> None:
+        """Store a new table: its row, its deal and its seats, in one transaction."""
         with self.engine.begin() as c:
-            c.execute(
-                self.tables.insert().values(
-                    id=row.id,
-                    name=row.name,
-                    profile=row.profile,
-                    options=json.dumps(row.options, sort_keys=True),
-                    seed=row.seed if 0 <= row.seed < LEGACY_SEED_LIMIT else 0,
-                    creator_hash=row.creator_hash,
-                    status=row.status,
-                    created_at=row.created_at,
-                )
+            self.write_table(c, row)
+
+    def write_table(self, c: sa.Connection, row: TableRow) -> None:
+        """:meth:`insert_table` in the transaction of ``c`` (which the caller commits)."""
+        c.execute(
+            self.tables.insert().values(
+                id=row.id,
+                name=row.name,
+                profile=row.profile,
+                options=json.dumps(row.options, sort_keys=True),
+                seed=row.seed if 0 <= row.seed < LEGACY_SEED_LIMIT else 0,
+                creator_hash=row.creator_hash,
+                status=row.status,
+                created_at=row.created_at,
             )
-            c.execute(self.deals.insert().values(table_id=row.id, seed=str(row.seed), chosen=row.seed_chosen))
-            c.execute(
-                self.seats.insert(),
-                [
-                    {
-                        "table_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "level": s.level,
-                        "token_hash": s.token_hash,
-                        "name": s.name,
-                        "bot_override": s.bot_override,
-                    }
-                    for s in row.seats
-                ],
-            )
+        )
+        c.execute(self.deals.insert().values(table_id=row.id, seed=str(row.seed), chosen=row.seed_chosen))
+        c.execute(
+            self.seats.insert(),
+            [
+                {
+                    "table_id": row.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "token_hash": s.token_hash,
+                    "name": s.name,
+                    "bot_override": s.bot_override,
+                }
+                for s in row.seats
+            ],
+        )
 
     def append_event(
         self, table_id: str, seq: int, hand: int, action: dict[str, Any], final_record: dict[str, Any] | None = None

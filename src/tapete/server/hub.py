@@ -112,6 +112,9 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_executor, fn, *args)
 
+    async def _store_table(self, row: TableRow) -> None:
+        await self.db(self.store.insert_table, row)
+
     # --- tables -------------------------------------------------------------------------
     def table(self, table_id: str) -> Table:
         """The table called ``table_id`` in memory; ``no_table`` if there is none."""
@@ -358,9 +361,8 @@ class Hub:
             seats=seat_rows,
             seed_chosen=chosen,
         )
-        await self.ownership.new_table(table_id)
         try:
-            await self.db(self.store.insert_table, row)
+            await self.ownership.store_table(row, self._store_table)
         except Exception as exc:
             log.error("table %s could not be stored (%s)", table_id, type(exc).__name__)
             raise ServerError("storage_error", "the event log could not be written") from None

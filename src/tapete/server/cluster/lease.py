@@ -13,6 +13,10 @@ event's writer (node and epoch) is stored in its row of the log (``writer_node``
 ``writer_epoch``, columns a cluster adds to ``events``), so the log itself shows that no
 table ever had two writers. Logs written before those columns keep their writers in the
 ``event_writers`` table, which ``writers_of`` still reads.
+
+A lease row must name a table that exists (a foreign key), and every event is written
+through its table's lease: so the log's tables are checked once a lease, not once an event,
+and a cluster's ``events`` keep no foreign key of their own.
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ class Leases:
             sa.Column("node_id", sa.String(64), nullable=False),
             sa.Column("epoch", sa.BigInteger, nullable=False),
             sa.Column("expires_at", sa.Float, nullable=False),
+            sa.ForeignKeyConstraint(["table_id"], [store.tables.c.id], name=f"{p}leases_table_fk"),
         )
         self.writers = sa.Table(  # the writers of events logged before events had writer columns
             f"{p}event_writers",
@@ -185,13 +190,54 @@ class Leases:
         self._writer_lock = threading.RLock()
 
     def create_schema(self) -> None:
-        """Create the lease, node and old writer tables and add the writer columns to ``events``
-        (the store's schema must exist; both steps are no-ops when already done)."""
+        """Create the lease, node and old writer tables, add the writer columns to ``events`` and
+        let the leases vouch for the log's tables (the store's schema must exist; every step is a
+        no-op when already done)."""
         self.metadata.create_all(self.engine)
         columns = {c["name"] for c in sa.inspect(self.engine).get_columns(self.store.events.name)}
         if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
             with self.engine.begin() as c:
                 c.exec_driver_sql(self._add_writer_columns)
+        lease_unkeyed, event_keys = self._table_keys_to_move(self.engine)
+        if lease_unkeyed or event_keys:  # checked first: ALTER TABLE would lock the log even as a no-op
+            self._move_table_key_to_leases()
+
+    def _table_keys_to_move(self, bind: Any) -> tuple[bool, list[str]]:
+        """Whether ``leases`` lacks its key to ``tables``, and the names of ``events``' keys to ``tables``."""
+        inspector = sa.inspect(bind)
+        tables = self.store.tables.name
+
+        def keys(name: str) -> list[str]:
+            found = inspector.get_foreign_keys(name)
+            return [str(k["name"]) for k in found if k["referred_table"] == tables and k["name"]]
+
+        return not keys(self.leases.name), keys(self.store.events.name)
+
+    def _move_table_key_to_leases(self) -> None:
+        """Check each table once, at its lease, instead of at every event of the log.
+
+        Every event a node writes joins its table's lease, locked ``FOR SHARE`` in the same
+        statement, and a lease row must name a table that exists (its foreign key): so every
+        logged event's table exists, and none can be deleted while a lease names it. The
+        events' own foreign key, checked for each event (PostgreSQL looks the table up and
+        locks its row, about a sixth of the database's CPU an action), is then dropped. Leases
+        naming no table (left by hand) are deleted first. One transaction, under an advisory
+        lock, so that nodes starting together change the schema once."""
+        quote = self.engine.dialect.identifier_preparer.quote
+        leases, tables, events = (quote(t.name) for t in (self.leases, self.store.tables, self.store.events))
+        with self.engine.begin() as c:
+            c.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"{leases} schema"})
+            lease_unkeyed, event_keys = self._table_keys_to_move(c)
+            if lease_unkeyed:
+                c.exec_driver_sql(
+                    f"DELETE FROM {leases} AS l WHERE NOT EXISTS (SELECT 1 FROM {tables} AS t WHERE t.id = l.table_id)"
+                )
+                c.exec_driver_sql(
+                    f"ALTER TABLE {leases} ADD CONSTRAINT {quote(self.store.prefix + 'leases_table_fk')} "
+                    f"FOREIGN KEY (table_id) REFERENCES {tables} (id)"
+                )
+            for name in event_keys:
+                c.exec_driver_sql(f"ALTER TABLE {events} DROP CONSTRAINT {quote(name)}")
 
     # --- leases --------------------------------------------------------------------------
     def claim(self, table_id: str, node_id: str) -> int | None:
@@ -203,6 +249,16 @@ class Leases:
         with self.engine.begin() as c:
             row = c.execute(self._q["claim"], {"t": table_id, "n": node_id, "ttl": self.lease_seconds}).first()
         return None if row is None else int(row[0])
+
+    def create_table(self, row: TableRow, node_id: str) -> int:
+        """Store a new table (``Store.insert_table``) and take its lease, in one transaction; the
+        lease's epoch. Another node sees the table only once it has its owner."""
+        with self.engine.begin() as c:
+            self.store.write_table(c, row)
+            epoch = c.execute(self._q["claim"], {"t": row.id, "n": node_id, "ttl": self.lease_seconds}).scalar()
+            if epoch is None:  # a lease of that name held elsewhere: the table is not stored
+                raise LeaseLost(row.id)
+        return int(epoch)
 
     def renew(self, node_id: str, table_ids: list[str]) -> dict[str, int]:
         """Extend this node's valid leases among ``table_ids``; ``{table_id: epoch}`` of those kept."""

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -34,7 +33,7 @@ from tapete.server.cluster.bus import Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
-from tapete.server.cluster.ownership import Append
+from tapete.server.cluster.ownership import Append, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
@@ -42,6 +41,7 @@ from tapete.server.protocol import Shared
 from tapete.server.table import Decide, Table
 
 if TYPE_CHECKING:
+    from tapete.server.db import TableRow
     from tapete.server.hub import Hub
 
 log = logging.getLogger("tapete.server")
@@ -53,8 +53,6 @@ HELLO_SECONDS: Final = 3.0
 REQUEST_SECONDS: Final = 15.0
 """How long a later forwarded message waits (a hint may take a while; an owner's death is
 noticed sooner by its lease, which closes the socket)."""
-NEW_TABLE_SECONDS: Final = 30.0
-"""A lease taken for a table being created is kept this long before the table exists."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
 
@@ -104,7 +102,6 @@ class ClusterNode:
         self.bots: RemoteDecisions | None = None
         self.epochs: dict[str, int] = {}
         """The tables this node holds a lease on, with its epoch."""
-        self._new: dict[str, float] = {}
         self._taking: dict[str, asyncio.Future[bool]] = {}
         self.links: dict[str, Link] = {}
         self._conn_ids: dict[Connection, str] = {}
@@ -177,12 +174,10 @@ class ClusterNode:
         task.add_done_callback(self._tasks.discard)
 
     # --- the hub's hooks ----------------------------------------------------------------------
-    async def new_table(self, table_id: str) -> None:
-        epoch = await self.hub.db(self.leases.claim, table_id, self.node_id)
-        if epoch is None:
-            raise ServerError("storage_error", "the table could not be created")
-        self.epochs[table_id] = epoch
-        self._new[table_id] = time.monotonic()
+    async def store_table(self, row: TableRow, store: StoreTable) -> None:
+        # the table and its lease in one transaction: no node sees it open without an owner, and
+        # the hub adds it to its tables before this node's next tick looks for tables it lacks
+        self.epochs[row.id] = await self.hub.db(self.leases.create_table, row, self.node_id)
 
     def log_counts(self) -> tuple[int, int]:
         return (0, 0) if self._log is None else (self._log.batches, self._log.events)
@@ -443,15 +438,10 @@ class ClusterNode:
         """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner changed."""
         hub, leases, me = self.hub, self.leases, self.node_id
         await hub.db(leases.beat, me)
-        now = time.monotonic()
         for t in list(self.epochs):
-            fresh = now - self._new.get(t, -1e9) < NEW_TABLE_SECONDS
-            if t not in hub.tables and t not in self._taking and not fresh:
+            if t not in hub.tables and t not in self._taking:
                 self.epochs.pop(t, None)
                 await hub.db(leases.release, t, me)
-        for t, at in list(self._new.items()):
-            if now - at >= NEW_TABLE_SECONDS:
-                del self._new[t]
         held = dict(self.epochs)
         kept = await hub.db(leases.renew, me, list(held))
         for t, epoch in held.items():

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from tapete.server.connection import Connection
+    from tapete.server.db import TableRow
     from tapete.server.hub import Hub
     from tapete.server.table import Decide
 
 Append = Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaitable[None]]
 """``(table_id, seq, hand, action, final_record)``: write one event to the log."""
+StoreTable = Callable[["TableRow"], Awaitable[None]]
+"""Store a new table's rows (the hub's way: ``Store.insert_table`` in its database thread)."""
 
 
 class Ownership(Protocol):
@@ -28,8 +31,8 @@ class Ownership(Protocol):
     async def stop(self) -> None:
         """Give up what this process holds."""
 
-    async def new_table(self, table_id: str) -> None:
-        """A table is about to be created here: make it this process's."""
+    async def store_table(self, row: TableRow, store: StoreTable) -> None:
+        """Store a table created here (``store`` is the hub's own way) and make it this process's."""
 
     def appender(self, append: Append) -> Append:
         """The way a table's events are written (``append`` is the hub's own)."""
@@ -62,8 +65,8 @@ class LocalOwnership:
     async def stop(self) -> None:
         return None
 
-    async def new_table(self, table_id: str) -> None:
-        return None
+    async def store_table(self, row: TableRow, store: StoreTable) -> None:
+        await store(row)
 
     def appender(self, append: Append) -> Append:
         return append
@@ -87,4 +90,4 @@ class LocalOwnership:
         return None
 
 
-__all__ = ["Append", "LocalOwnership", "Ownership"]
+__all__ = ["Append", "LocalOwnership", "Ownership", "StoreTable"]
