@@ -220,7 +220,7 @@ class Leases:
         statement, and a lease row must name a table that exists (its foreign key): so every
         logged event's table exists, and none can be deleted while a lease names it. The
         events' own foreign key, checked for each event (PostgreSQL looks the table up and
-        locks its row, about a sixth of the database's CPU an action), is then dropped. Leases
+        locks its row, about a fifth of the database's CPU an action), is then dropped. Leases
         naming no table (left by hand) are deleted first. One transaction, under an advisory
         lock, so that nodes starting together change the schema once."""
         quote = self.engine.dialect.identifier_preparer.quote
