@@ -252,12 +252,11 @@ class Leases:
 
     def create_table(self, row: TableRow, node_id: str) -> int:
         """Store a new table (``Store.insert_table``) and take its lease, in one transaction; the
-        lease's epoch. Another node sees the table only once it has its owner."""
+        lease's epoch. Another node sees the table only once it has its owner. (A lease must name
+        a table that exists, so none can name one just stored: the claim always takes it.)"""
         with self.engine.begin() as c:
             self.store.write_table(c, row)
-            epoch = c.execute(self._q["claim"], {"t": row.id, "n": node_id, "ttl": self.lease_seconds}).scalar()
-            if epoch is None:  # a lease of that name held elsewhere: the table is not stored
-                raise LeaseLost(row.id)
+            epoch = c.execute(self._q["claim"], {"t": row.id, "n": node_id, "ttl": self.lease_seconds}).scalar_one()
         return int(epoch)
 
     def renew(self, node_id: str, table_ids: list[str]) -> dict[str, int]:
