@@ -180,13 +180,19 @@ def play_hand_as(player: Player, pick: Any = None, stop: str = "hand_over") -> d
         if m is not None:
             return m
         assert player.state is not None
+        acted_at = player.state["version"]
         legal = player.state["view"]["legal_actions"]
         player.act(pick(legal) if pick else legal[0])
-        m2 = player.recv()
-        if m2["type"] == "error":
-            raise AssertionError(f"refused: {m2}")
-        if m2["type"] == stop:
-            return m2
+        # read up to the action's outcome: a message that came first (a seat's arrival, say)
+        # leaves the state as it was, and acting on it again would be acting twice
+        while True:
+            m2 = player.recv()
+            if m2["type"] == "error":
+                raise AssertionError(f"refused: {m2}")
+            if m2["type"] == stop:
+                return m2
+            if m2["type"] == "state" and m2["version"] > acted_at:
+                break
 
 
 def hidden_cards(game: Any, seat: int | None) -> set[str]:
