@@ -179,6 +179,44 @@ def table_keys(store: Store, name: str) -> list[str]:
     return [k["referred_table"] for k in sa.inspect(store.engine).get_foreign_keys(name)]
 
 
+def test_a_finished_tables_lease_is_forgotten_and_an_open_ones_kept(leases: Leases) -> None:
+    """Releasing a finished table deletes its lease (nothing writes or claims it any more); an
+    open table's lease stays, so that its epoch only grows."""
+    for t in ("f1", "f2", "f3"):
+        add_table(leases.store, t)
+        assert leases.claim(t, "a") == 1
+    leases.append("f1", 0, 0, {"seat": 0, "play": "3S"}, {"final": True}, "a", 1)
+    leases.append("f3", 0, 0, {"seat": 0, "play": "3S"}, {"final": True}, "a", 1)
+    leases.release("f3", "b")  # not b's lease: kept, and a still holds it
+    assert leases.owners(["f3"])["f3"].alive
+    for t in ("f1", "f2", "f3"):
+        leases.release(t, "a")
+    owners = leases.owners(["f1", "f2", "f3"])
+    assert set(owners) == {"f2"} and not owners["f2"].alive
+    assert leases.orphans() == ["f2"]
+    assert leases.claim("f2", "b") == 2  # the open table's epoch went on
+    assert leases.status("f1") == "finished" and leases.writers_of("f1") == [(0, "a", 1)]
+    with pytest.raises(LeaseLost):  # and nothing writes a finished table again
+        leases.append("f1", 1, 0, {"seat": 1, "play": "4S"}, None, "a", 1)
+
+
+def test_leases_released_before_are_forgotten_once_their_table_is_finished(leases: Leases) -> None:
+    """A node's start deletes the expired leases of finished tables (left by releases that kept
+    them); a finished table's lease still held is left to its holder."""
+    for t in ("g1", "g2", "g3"):
+        add_table(leases.store, t)
+        assert leases.claim(t, "a") == 1
+        leases.append(t, 0, 0, {"seat": 0, "play": "3S"}, None if t == "g3" else {"final": True}, "a", 1)
+    with leases.store.engine.begin() as c:  # released as before: the rows kept, expired
+        c.execute(leases.leases.update().where(leases.leases.c.table_id.in_(["g1", "g3"])).values(expires_at=0.0))
+    leases.create_schema()
+    assert set(leases.owners(["g1", "g2", "g3"])) == {"g2", "g3"}
+    assert leases.owners(["g2"])["g2"].alive
+    leases.release_all("a")  # a node starting again: its finished table's lease goes too
+    owners = leases.owners(["g2", "g3"])
+    assert set(owners) == {"g3"} and not owners["g3"].alive and owners["g3"].epoch == 1
+
+
 def test_the_leases_vouch_for_the_logs_tables(leases: Leases) -> None:
     """A lease names a table that exists, and no event is written without its lease: the log's
     events need no key of their own (PostgreSQL checked one for every event)."""

@@ -17,6 +17,10 @@ table ever had two writers. Logs written before those columns keep their writers
 A lease row must name a table that exists (a foreign key), and every event is written
 through its table's lease: so the log's tables are checked once a lease, not once an event,
 and a cluster's ``events`` keep no foreign key of their own.
+
+A finished table's lease is deleted when its owner releases it (nothing writes or claims a
+finished table), so the leases stay as many as the tables the nodes hold however many games
+were ever played; an open table's lease is only ever updated, so that its epoch keeps growing.
 """
 
 from __future__ import annotations
@@ -132,6 +136,18 @@ class Leases:
                 "WHERE t.status = 'open' AND (l.table_id IS NULL OR "
                 "l.expires_at < extract(epoch from clock_timestamp())) ORDER BY random() LIMIT :limit"
             ),
+            "forget_finished": sa.text(
+                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE l.table_id = :t AND l.node_id = :n "
+                "AND t.id = l.table_id AND t.status = 'finished'"
+            ),
+            "forget_finished_of": sa.text(
+                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE l.node_id = :n "
+                "AND t.id = l.table_id AND t.status = 'finished'"
+            ),
+            "forget_all_finished": sa.text(
+                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE t.id = l.table_id "
+                "AND t.status = 'finished' AND l.expires_at < extract(epoch from clock_timestamp())"
+            ),
             "beat": sa.text(
                 f"INSERT INTO {p}nodes (node_id, expires_at) "
                 "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
@@ -190,9 +206,9 @@ class Leases:
         self._writer_lock = threading.RLock()
 
     def create_schema(self) -> None:
-        """Create the lease, node and old writer tables, add the writer columns to ``events`` and
-        let the leases vouch for the log's tables (the store's schema must exist; every step is a
-        no-op when already done)."""
+        """Create the lease, node and old writer tables, add the writer columns to ``events``, let
+        the leases vouch for the log's tables and delete the expired leases of finished tables
+        (the store's schema must exist; every step is a no-op when already done)."""
         self.metadata.create_all(self.engine)
         columns = {c["name"] for c in sa.inspect(self.engine).get_columns(self.store.events.name)}
         if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
@@ -201,6 +217,8 @@ class Leases:
         lease_unkeyed, event_keys = self._table_keys_to_move(self.engine)
         if lease_unkeyed or event_keys:  # checked first: ALTER TABLE would lock the log even as a no-op
             self._move_table_key_to_leases()
+        with self.engine.begin() as c:  # leases released before finished tables' leases were deleted
+            c.execute(self._q["forget_all_finished"])
 
     def _table_keys_to_move(self, bind: Any) -> tuple[bool, list[str]]:
         """Whether ``leases`` lacks its key to ``tables``, and the names of ``events``' keys to ``tables``."""
@@ -268,8 +286,13 @@ class Leases:
         return {str(t): int(e) for t, e in rows}
 
     def release(self, table_id: str, node_id: str) -> None:
-        """Give a lease up at once (a clean stop), so another node need not wait for it to expire."""
+        """Give a lease up at once (a clean stop), so another node need not wait for it to expire.
+
+        A finished table's lease is deleted instead: its log is closed and no node claims a
+        finished table, so nothing needs its epoch any more, and the leases stay as many as the
+        tables the nodes hold. (An open table's lease is kept, so that its epoch only grows.)"""
         with self.engine.begin() as c:
+            c.execute(self._q["forget_finished"], {"t": table_id, "n": node_id})
             c.execute(
                 self.leases.update()
                 .where(self.leases.c.table_id == table_id, self.leases.c.node_id == node_id)
@@ -277,8 +300,10 @@ class Leases:
             )
 
     def release_all(self, node_id: str) -> None:
-        """Give up every lease held under ``node_id`` (a node starting again under the same name)."""
+        """Give up every lease held under ``node_id`` (a node starting again under the same name);
+        those of finished tables are deleted, as by :meth:`release`."""
         with self.engine.begin() as c:
+            c.execute(self._q["forget_finished_of"], {"n": node_id})
             c.execute(self.leases.update().where(self.leases.c.node_id == node_id).values(expires_at=0.0))
 
     def owners(self, table_ids: list[str]) -> dict[str, Owner]:
