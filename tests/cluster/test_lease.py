@@ -305,3 +305,27 @@ def test_a_batch_on_the_loops_connection_writes_what_its_leases_allow(leases: Le
     time.sleep(LEASE + 0.2)  # expired: not even the holder writes
     assert isinstance(asyncio.run(write([FencedEvent("a1", 2, 0, "{}", 1)]))[0], LeaseLost)
     assert leases.store.count_events("a1") == 2
+
+
+def test_the_loops_connection_finds_the_leases_by_their_key(leases: Leases) -> None:
+    """The fenced batch reaches each lease through the leases' key however few they are: read
+    from end to end, every lease would be compared with every table of the batch, and the plan
+    kept for the connection would go on doing so as the table grows."""
+    for i in range(180):  # as many leases as a node's busy loop holds, a batch of 35 of them
+        add_table(leases.store, f"k{i:03d}")
+        assert leases.claim(f"k{i:03d}", "a") == 1
+    tables = sorted(f"k{i:03d}" for i in range(0, 175, 5))
+    n = len(tables)
+
+    async def plan() -> str:
+        conn = await leases.store.open_async_connection()
+        try:
+            args = ("a", tables, tables, [0] * n, [0] * n, ["{}"] * n, [0.0] * n, [1] * n, [], [], [])
+            rows = await conn.fetch("EXPLAIN " + leases._append_async_sql, *args)
+            return "\n".join(str(r[0]) for r in rows)
+        finally:
+            await conn.close()
+
+    text = asyncio.run(plan())
+    name = leases.leases.name
+    assert f"Seq Scan on {name}" not in text and f"{name}_pkey" in text, text

@@ -33,6 +33,8 @@ write-ahead log only at checkpoints, so an acknowledged action survives the serv
 (``kill -9``) but the last commits may be lost if the machine itself stops; ``FULL`` syncs it at
 each commit, so an acknowledged action also survives a power cut, at the price of a ``fsync`` per
 commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
+LOG_CONNECTION_SETTINGS = {"enable_seqscan": "off"}
+"""PostgreSQL settings of the event loop's log connection (:meth:`Store.open_async_connection`)."""
 
 
 def default_db_url() -> str:
@@ -276,11 +278,18 @@ class Store:
     async def open_async_connection(self) -> Any:
         """An asynchronous connection of its own for commits awaited on the event loop (PostgreSQL
         only: asyncpg's, which costs the loop about 0.3 of the CPU of psycopg's asynchronous one a
-        commit, ``benchmarks/pg_async_driver.py``)."""
+        commit, ``benchmarks/pg_async_driver.py``).
+
+        The connection only writes the log, whose statements find their rows by key (a batch's
+        tables, a cluster's leases of them): its planner is told not to scan whole tables
+        (``enable_seqscan = off``). Otherwise a table that is small, or whose statistics are old,
+        is read from end to end, each row compared with every key of the batch: a cluster's fenced
+        batch of 35 events cost PostgreSQL 675 µs of CPU that way against 525 µs through the
+        leases' key (180 leases), and the gap grows with the table (docs/deploy.md)."""
         import asyncpg
 
         url = sa.engine.make_url(self.url).set(drivername="postgresql")
-        return await asyncpg.connect(url.render_as_string(hide_password=False))
+        return await asyncpg.connect(url.render_as_string(hide_password=False), server_settings=LOG_CONNECTION_SETTINGS)
 
     async def append_events_async(self, conn: Any, events: list[EventRow]) -> None:
         """:meth:`append_events` on an :meth:`open_async_connection`: one statement, so one round trip,
