@@ -22,7 +22,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -33,7 +33,7 @@ write-ahead log only at checkpoints, so an acknowledged action survives the serv
 (``kill -9``) but the last commits may be lost if the machine itself stops; ``FULL`` syncs it at
 each commit, so an acknowledged action also survives a power cut, at the price of a ``fsync`` per
 commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
-LOG_CONNECTION_SETTINGS = {"enable_seqscan": "off"}
+LOG_CONNECTION_SETTINGS: Final = {"enable_seqscan": "off"}
 """PostgreSQL settings of the event loop's log connection (:meth:`Store.open_async_connection`)."""
 
 
@@ -285,7 +285,7 @@ class Store:
         (``enable_seqscan = off``). Otherwise a table that is small, or whose statistics are old,
         is read from end to end, each row compared with every key of the batch: a cluster's fenced
         batch of 35 events cost PostgreSQL 675 µs of CPU that way against 525 µs through the
-        leases' key (180 leases), and the gap grows with the table (docs/deploy.md)."""
+        leases' key (180 leases), and the gap grows with the table (docs/performance.md)."""
         import asyncpg
 
         url = sa.engine.make_url(self.url).set(drivername="postgresql")
