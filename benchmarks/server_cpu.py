@@ -586,10 +586,13 @@ async def run_sliced(args: argparse.Namespace) -> None:
 
 
 def drop_pg_tables(url: str, prefix: str) -> None:
+    """Drop the tables the run's server made: the log's and the players' (which join its metadata)."""
+    from tapete.players.store import PlayersStore
     from tapete.server.db import Store
 
     store = Store(url, prefix=prefix)
     try:
+        PlayersStore(store)
         store.drop_schema()
     finally:
         store.dispose()
