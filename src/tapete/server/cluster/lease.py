@@ -115,6 +115,9 @@ class Leases:
             sa.Column("expires_at", sa.Float, nullable=False),
         )
         self.metadata = md
+        forget_finished = (
+            f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE t.id = l.table_id AND t.status = 'finished' AND "
+        )
         self._q = {
             "claim": sa.text(
                 f"INSERT INTO {p}leases (table_id, node_id, epoch, expires_at) "
@@ -136,18 +139,10 @@ class Leases:
                 "WHERE t.status = 'open' AND (l.table_id IS NULL OR "
                 "l.expires_at < extract(epoch from clock_timestamp())) ORDER BY random() LIMIT :limit"
             ),
-            "forget_finished": sa.text(
-                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE l.table_id = :t AND l.node_id = :n "
-                "AND t.id = l.table_id AND t.status = 'finished'"
-            ),
-            "forget_finished_of": sa.text(
-                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE l.node_id = :n "
-                "AND t.id = l.table_id AND t.status = 'finished'"
-            ),
-            "forget_all_finished": sa.text(
-                f"DELETE FROM {p}leases AS l USING {p}tables AS t WHERE t.id = l.table_id "
-                "AND t.status = 'finished' AND l.expires_at < extract(epoch from clock_timestamp())"
-            ),
+            # finished tables' leases: one a node gives up, all a node gives up, all expired ones
+            "forget_finished": sa.text(forget_finished + "l.table_id = :t AND l.node_id = :n"),
+            "forget_finished_of": sa.text(forget_finished + "l.node_id = :n"),
+            "forget_all_finished": sa.text(forget_finished + "l.expires_at < extract(epoch from clock_timestamp())"),
             "beat": sa.text(
                 f"INSERT INTO {p}nodes (node_id, expires_at) "
                 "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
