@@ -20,7 +20,10 @@ second, the action → acknowledgement latency (p50/p99), the nodes' CPU per acc
 and how busy the whole machine was (other work on it leaves the nodes less), for one node
 and for two,
 with the CPU of PostgreSQL and Redis when they run on the same machine, and the mean
-events a log commit (from the nodes' ``/metrics``).
+events a log commit (from the nodes' ``/metrics``). With both node counts it prints their
+ratio and the most this machine allows at the CPU an action measured: its cores divided by
+what an action cost the two nodes, PostgreSQL, Redis and the clients together, against one
+node's actions a second (a bound the server cannot pass by itself on a machine they share).
 Every client socket has a source address of its own (127.0.0.x), so that the per-address
 limits of a public server are not what is measured. Bounded in count and time.
 
@@ -52,6 +55,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import math
 import multiprocessing as mp
 import os
 import random
@@ -382,7 +386,28 @@ def report(nodes: int, tables: int, seconds: float, acks: int, p50: float, p99: 
         "redis_cpu_percent": round(100 * used.redis / s),
         # the mean batch of the nodes' log commits (None where a node does not count them)
         "log_events_per_commit": round(used.events / used.commits, 1) if used.commits else None,
+        # what an action cost each part on this machine, in µs of CPU (what ``ceiling`` adds up)
+        "cpu_us_per_action": {
+            name: round(1e6 * cpu / max(1, acks), 1)
+            for name, cpu in (
+                ("nodes", sum(used.nodes)),
+                ("postgres", used.postgres),
+                ("redis", used.redis),
+                ("client", used.client),
+            )
+        },
     }
+
+
+def ceiling(one: dict[str, Any], two: dict[str, Any], cores: int) -> float:
+    """The most ``two`` could serve against ``one``'s actions/s if its parts kept ``cores`` busy at
+    the CPU an action they were measured at (``cpu_us_per_action``): with the nodes, PostgreSQL,
+    Redis and the clients sharing the machine, two nodes serve at most ``cores`` ÷ their sum an
+    action, whatever the server does (docs/performance.md, "Two nodes against one")."""
+    per_action = sum(two["cpu_us_per_action"].values())
+    if not per_action or not one["actions_per_s"]:
+        return math.inf
+    return cores * 1e6 / per_action / one["actions_per_s"]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -646,7 +671,12 @@ def main() -> int:
         print(json.dumps(r), flush=True)
     if len(results) >= 2 and results[0]["actions_per_s"]:
         ratio = results[-1]["actions_per_s"] / results[0]["actions_per_s"]
-        print(f"{results[-1]['nodes']} nodes / {results[0]['nodes']} node: {ratio:.2f}x actions/s", flush=True)
+        most = ceiling(results[0], results[-1], os.cpu_count() or 1)
+        print(
+            f"{results[-1]['nodes']} nodes / {results[0]['nodes']} node: {ratio:.2f}x actions/s "
+            f"(at most {most:.2f}x on this machine at the CPU an action measured)",
+            flush=True,
+        )
     pairs = pair_ratios(results)
     if len(pairs) > 1:  # --nodes 1,2,1,2,…: each pair measured minutes apart, the machine drifting between
         shown = ", ".join(f"{r:.2f}x" for r in pairs)
@@ -662,7 +692,9 @@ def report_sliced(pair: list[dict[str, Any]]) -> int:
         ratio = two["actions_per_s"] / one["actions_per_s"]
         print(
             f"2 nodes / 1 node, loaded in turn: {ratio:.2f}x actions/s "
-            f"(p99 {two['ack_p99_ms']:g} against {one['ack_p99_ms']:g} ms)",
+            f"(p99 {two['ack_p99_ms']:g} against {one['ack_p99_ms']:g} ms); "
+            f"at most {ceiling(one, two, os.cpu_count() or 1):.2f}x on this machine's "
+            f"{os.cpu_count()} cores at the CPU an action measured",
             flush=True,
         )
     return 0
