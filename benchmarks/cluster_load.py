@@ -73,6 +73,8 @@ import httpx
 
 MAX_TABLES = 300
 MAX_SECONDS = 60.0
+CORES = os.cpu_count() or 1
+"""This machine's cores, which ``ceiling`` lets the two nodes, PostgreSQL, Redis and the clients share."""
 PG = os.environ.get("TAPETE_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("TAPETE_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -399,7 +401,7 @@ def report(nodes: int, tables: int, seconds: float, acks: int, p50: float, p99: 
     }
 
 
-def ceiling(one: dict[str, Any], two: dict[str, Any], cores: int) -> float:
+def ceiling(one: dict[str, Any], two: dict[str, Any], cores: int = CORES) -> float:
     """The most ``two`` could serve against ``one``'s actions/s if its parts kept ``cores`` busy at
     the CPU an action they were measured at (``cpu_us_per_action``): with the nodes, PostgreSQL,
     Redis and the clients sharing the machine, two nodes serve at most ``cores`` ÷ their sum an
@@ -671,7 +673,7 @@ def main() -> int:
         print(json.dumps(r), flush=True)
     if len(results) >= 2 and results[0]["actions_per_s"]:
         ratio = results[-1]["actions_per_s"] / results[0]["actions_per_s"]
-        most = ceiling(results[0], results[-1], os.cpu_count() or 1)
+        most = ceiling(results[0], results[-1])
         print(
             f"{results[-1]['nodes']} nodes / {results[0]['nodes']} node: {ratio:.2f}x actions/s "
             f"(at most {most:.2f}x on this machine at the CPU an action measured)",
@@ -693,8 +695,7 @@ def report_sliced(pair: list[dict[str, Any]]) -> int:
         print(
             f"2 nodes / 1 node, loaded in turn: {ratio:.2f}x actions/s "
             f"(p99 {two['ack_p99_ms']:g} against {one['ack_p99_ms']:g} ms); "
-            f"at most {ceiling(one, two, os.cpu_count() or 1):.2f}x on this machine's "
-            f"{os.cpu_count()} cores at the CPU an action measured",
+            f"at most {ceiling(one, two):.2f}x on this machine's {CORES} cores at the CPU an action measured",
             flush=True,
         )
     return 0
