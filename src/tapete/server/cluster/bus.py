@@ -8,7 +8,15 @@ objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the sa
 One task publishes, in the order messages were queued, through one connection (batched
 in a pipeline), so the messages a node sends another arrive in the order it sent them.
 Pub/sub delivers at most once: a node that is away loses what was sent to it, which is
-why a socket whose owner cannot be reached is closed and reconnects to a full view.
+why a socket whose owner cannot be reached is closed and reconnects to a full view. So that a
+loss is noticed, every message carries its sender (``_s``) and its number in what that sender
+has sent this node (``_q``, from 1): a number skipped tells the receiver that messages from
+that sender were lost (a batch Redis refused, a full queue), and it calls ``on_gap`` with the
+sender's name. The inbox's connection is checked by a ``PING`` whenever it has been quiet for
+``PING_AFTER`` seconds; with no answer in ``DEAD_AFTER`` the node subscribes again on a new
+connection and calls ``on_gap`` with ``None`` (anything may have been lost). Commands time out
+after ``COMMAND_SECONDS``, so a Redis that stops answering fails the batch being published
+rather than holding the publisher, and at most ``MAX_QUEUED`` messages wait to be published.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 import redis.asyncio as aioredis
 
@@ -27,6 +35,22 @@ from tapete.server.jsoncodec import dumps, loads
 log = logging.getLogger("tapete.server")
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+GapHandler = Callable[[str | None], None]
+"""Called with the sender whose messages were lost, or ``None`` when any may have been."""
+
+SENDER: Final = "_s"
+"""The key of a message's sender."""
+NUMBER: Final = "_q"
+"""The key of a message's number in what its sender has sent the receiver."""
+COMMAND_SECONDS: Final = 5.0
+"""Longest wait for Redis to answer a command (and to connect)."""
+PING_AFTER: Final = 2.0
+"""Seconds of a quiet inbox after which its connection is pinged."""
+DEAD_AFTER: Final = 6.0
+"""Seconds without anything (a message or a ping's answer) on the inbox's connection after
+which it is given up and the inbox subscribed again."""
+MAX_QUEUED: Final = 100_000
+"""Most messages waiting to be published; more are dropped (their receivers see the gap)."""
 
 
 class BusTimeout(Exception):
@@ -45,19 +69,30 @@ class Bus:
         self.url = url
         self.prefix = prefix
         self.node_id = node_id
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
-        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_timeout=COMMAND_SECONDS, socket_connect_timeout=COMMAND_SECONDS, socket_keepalive=True
+        )
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(MAX_QUEUED)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._handler: Handler | None = None
         self._subscribed = asyncio.Event()
-        self._on_gap: Callable[[], None] | None = None
+        self._on_gap: GapHandler | None = None
+        self._sent: dict[str, int] = {}
+        """The number of the last message queued for each node."""
+        self._heard: dict[str, int] = {}
+        """The number of the last message received from each node."""
+        self.dropped = 0
+        """Messages dropped because the queue was full."""
+        self.gaps = 0
+        """Times messages from another node were found lost."""
 
-    async def start(self, handler: Handler, on_gap: Callable[[], None] | None = None) -> None:
+    async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
         """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.
 
-        ``on_gap`` is called when the inbox is subscribed again after a failure: what was
-        sent meanwhile is lost.
+        ``on_gap`` is called when messages to this node were lost: with their sender's name
+        when its numbering skipped, with ``None`` when the inbox was subscribed again after a
+        failure (what was sent meanwhile is lost).
         """
         self._handler = handler
         self._on_gap = on_gap
@@ -77,8 +112,24 @@ class Bus:
 
     # --- sending ------------------------------------------------------------------------
     def publish(self, node_id: str, message: dict[str, Any]) -> None:
-        """Queue ``message`` for ``node_id`` (never blocks; sent in order)."""
-        self._out.put_nowait((channel(self.prefix, node_id), dumps(message)))
+        """Queue ``message`` for ``node_id`` (never blocks; sent in order, or dropped when the queue is full)."""
+        number = self._sent[node_id] = self._sent.get(node_id, 0) + 1
+        data = dumps({**message, SENDER: self.node_id, NUMBER: number})
+        try:
+            self._out.put_nowait((channel(self.prefix, node_id), data))
+        except asyncio.QueueFull:
+            if not self.dropped:
+                log.error("bus: %d messages wait to be published; dropping more", MAX_QUEUED)
+            self.dropped += 1
+
+    def peers(self) -> set[str]:
+        """The nodes this one has numbered messages to or from."""
+        return set(self._sent) | set(self._heard)
+
+    def forget(self, node_id: str) -> None:
+        """Forget the numbering to and from ``node_id`` (a node that left the cluster)."""
+        self._sent.pop(node_id, None)
+        self._heard.pop(node_id, None)
 
     def expect(self) -> tuple[str, asyncio.Future[dict[str, Any]]]:
         """A new request id and the future its ``rep`` will complete."""
@@ -87,20 +138,51 @@ class Bus:
         self._waiting[rid] = fut
         return rid, fut
 
-    async def wait_reply(self, rid: str, fut: asyncio.Future[dict[str, Any]], timeout: float) -> dict[str, Any]:
-        """The reply to request ``rid``; ``BusTimeout`` after ``timeout`` seconds."""
+    def abandon(self, rid: str) -> None:
+        """Stop waiting for the reply to request ``rid`` (one that could not be sent)."""
+        fut = self._waiting.pop(rid, None)
+        if fut is not None and not fut.done():
+            fut.cancel()
+
+    async def wait_reply(
+        self,
+        rid: str,
+        fut: asyncio.Future[dict[str, Any]],
+        timeout: float,
+        still: Callable[[], Awaitable[bool]] | None = None,
+        every: float = 1.0,
+    ) -> dict[str, Any]:
+        """The reply to request ``rid``; ``BusTimeout`` after ``timeout`` seconds, or as soon as
+        ``still`` (asked every ``every`` seconds) says the reply is no longer worth waiting for."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         try:
-            return await asyncio.wait_for(fut, timeout)
-        except TimeoutError:
-            raise BusTimeout(rid) from None
+            while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise BusTimeout(rid)
+                done, _ = await asyncio.wait({fut}, timeout=left if still is None else min(left, every))
+                if done:
+                    return fut.result()
+                if still is not None and loop.time() < deadline and not await still():
+                    raise BusTimeout(rid)
         finally:
             self._waiting.pop(rid, None)
+            if not fut.done():
+                fut.cancel()
 
-    async def request(self, node_id: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send a request to ``node_id`` and wait for its reply."""
+    async def request(
+        self,
+        node_id: str,
+        message: dict[str, Any],
+        timeout: float,
+        still: Callable[[], Awaitable[bool]] | None = None,
+        every: float = 1.0,
+    ) -> dict[str, Any]:
+        """Send a request to ``node_id`` and wait for its reply (see :meth:`wait_reply`)."""
         rid, fut = self.expect()
         self.publish(node_id, {**message, "k": "req", "id": rid, "from": self.node_id})
-        return await self.wait_reply(rid, fut, timeout)
+        return await self.wait_reply(rid, fut, timeout, still, every)
 
     def reply(self, request: dict[str, Any], answer: dict[str, Any]) -> None:
         """Answer ``request`` (sent to the node it came from)."""
@@ -123,24 +205,58 @@ class Bus:
 
     # --- receiving ----------------------------------------------------------------------
     async def _reader(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(channel(self.prefix, self.node_id))
-                if self._subscribed.is_set() and self._on_gap is not None:
-                    self._on_gap()
+                if self._subscribed.is_set():
+                    self._heard.clear()  # every sender's numbering is picked up afresh
+                    self._lost(None)
                 self._subscribed.set()
+                heard = pinged = loop.time()
                 while True:
-                    m = await pubsub.get_message(timeout=1.0)
-                    if m is not None and m.get("type") == "message":
-                        await self._dispatch(loads(m["data"]))
+                    m = await pubsub.get_message(timeout=PING_AFTER / 2)
+                    now = loop.time()
+                    if m is not None:
+                        heard = now
+                        if m.get("type") == "message":
+                            await self._dispatch(loads(m["data"]))
+                    elif now - heard > DEAD_AFTER:
+                        raise TimeoutError("the inbox's connection went silent")
+                    elif now - heard > PING_AFTER and now - pinged > PING_AFTER:
+                        pinged = now
+                        await pubsub.ping()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.error("bus: the inbox subscription failed (%s); subscribing again", type(exc).__name__)
                 await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), COMMAND_SECONDS)
+
+    def _lost(self, sender: str | None) -> None:
+        self.gaps += 1
+        if self._on_gap is not None:
+            try:
+                self._on_gap(sender)
+            except Exception:
+                log.exception("bus: handling lost messages failed")
+
+    def _numbered(self, message: dict[str, Any]) -> None:
+        """Note the message's number; a number skipped means its sender's messages were lost."""
+        sender, number = message.pop(SENDER, None), message.pop(NUMBER, None)
+        if not isinstance(sender, str) or not isinstance(number, int):
+            return
+        last = self._heard.get(sender)
+        self._heard[sender] = number
+        if last is not None and number != last + 1 and number != 1:  # 1: the sender started again
+            log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
+            self._lost(sender)
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
+        self._numbered(message)
         if message.get("k") == "rep":
             fut = self._waiting.get(str(message.get("id")))
             if fut is not None and not fut.done():

@@ -3,7 +3,12 @@
 ``TableRouting`` is an ASGI middleware of a node. A call under ``/api/tables/{id}`` (but
 ``…/record``, which every node reads from the log) for an open table another live node
 owns is sent to that node on the bus; the owner runs it through its own application and
-replies with the response, which is passed back as it is. ``GET /api/tables`` answers
+replies with the response, which is passed back as it is. The call waits for the answer as
+long as the owner lives and holds the table (every ``OWNER_CHECK_SECONDS``), up to
+``FORWARD_SECONDS``; when the owner died or gave the table up meanwhile the call is answered
+here (this node may take the table over), and when the owner is there but silent it is
+refused as ``busy`` (503). A call on a table this node is taking over waits for it. The body
+is read here under the API's own limits (``MAX_API_BODY``, ``Limits.body_seconds``). ``GET /api/tables`` answers
 this node's open tables together with every other live node's. A call that came from
 another node (header ``x-tapete-forwarded``) is always answered where it arrives.
 """
@@ -16,17 +21,25 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, Final
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tapete.errors import TapeteError
 from tapete.server.cluster.bus import BusTimeout
+from tapete.server.errors import ServerError
+from tapete.server.http import error_response
+from tapete.server.limits import MAX_API_BODY
+from tapete.server.requests import read_body
 
 if TYPE_CHECKING:
     from tapete.server.cluster.node import ClusterNode
 
 FORWARDED: Final = b"x-tapete-forwarded"
 TABLE_PATH: Final = re.compile(r"^/api/tables/([^/]{1,64})(/.*)?$")
-MAX_BODY: Final = 65536
-"""Largest request body forwarded (the API's own limit is far lower)."""
+FORWARD_SECONDS: Final = 120.0
+"""Longest a call waits for its table's owner while the owner lives (an analysis takes a while)."""
+OWNER_CHECK_SECONDS: Final = 2.0
+"""How often a call waiting for another node checks that the node still lives and holds the table."""
 LIST_SECONDS: Final = 1.0
 """How long the lobby's list waits for another node's tables."""
 
@@ -99,29 +112,41 @@ class TableRouting:
         m = TABLE_PATH.match(path)
         owner = None
         if m is not None and m.group(2) != "/record":
+            await node.settled(m.group(1))
             owner = await node.owner_elsewhere(m.group(1))
-        if owner is None:
+        if m is None or owner is None:
             await self.app(scope, receive, send)
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body") or len(body) > MAX_BODY:
-                break
+        table_id = m.group(1)
+        try:
+            body = await read_body(Request(scope, receive), MAX_API_BODY, node.hub.limits.body_seconds)
+        except TapeteError as exc:
+            await _refuse(exc, scope, receive, send)
+            return
         request = {
             "method": scope["method"],
             "path": path,
             "query": scope.get("query_string", b"").decode("latin-1"),
             "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
             "client": (scope.get("client") or ("", 0))[0],
-            "body": body[:MAX_BODY].decode("latin-1"),
+            "body": body.decode("latin-1"),
         }
+
+        async def still_owner() -> bool:
+            return await node.owner_elsewhere(table_id) == owner
+
         try:
-            answer = await node.bus.request(owner, {"op": "http", "request": request}, 3.0)
+            answer = await node.bus.request(
+                owner, {"op": "http", "request": request}, FORWARD_SECONDS, still_owner, OWNER_CHECK_SECONDS
+            )
         except BusTimeout:
             answer = {}
-        if "status" not in answer:  # the owner is gone: answered here (the table is taken or not found)
+        if "status" not in answer:
+            if await still_owner():
+                busy = ServerError("busy", "the node that holds this table did not answer in time")
+                await _refuse(busy, scope, receive, send)
+                return
+            # the owner is gone: answered here (the table is taken over or not found)
             replay = [body]
 
             async def again() -> Message:
@@ -162,6 +187,10 @@ class TableRouting:
             local["body"] = json.dumps(tables, separators=(",", ":"))
             local["headers"] = [[k, v] for k, v in local["headers"] if k.lower() != "content-length"]
         await _respond(send, local)
+
+
+async def _refuse(error: TapeteError, scope: Scope, receive: Receive, send: Send) -> None:
+    await error_response(error, Request(scope, receive))(scope, receive, send)
 
 
 async def _respond(send: Send, answer: dict[str, Any]) -> None:

@@ -2,8 +2,10 @@
 
 Every ``tick`` (half a second) a node says it is alive, renews the leases of its tables
 (dropping those it lost), takes the leases of open tables nobody holds (their owner died,
-or stopped) and rebuilds them from the log, forgets the sockets of nodes that died, and
-closes its own sockets whose table's owner changed, so their clients reconnect.
+or stopped) and rebuilds them from the log, forgets the sockets of nodes that died,
+closes its own sockets whose table's owner changed, so their clients reconnect, and tells
+every other live node which of its sockets are joined to that node's tables (``links``), so
+that an owner forgets any socket whose ``bye`` it missed.
 
 A socket's ``hello`` for an open table that another live node owns is forwarded there
 (request/reply on the bus); so is every later message of that socket, one at a time and
@@ -14,6 +16,9 @@ with no live owner takes the table here. A socket that cannot reach its table's 
 (no reply in ``REQUEST_SECONDS``, or the owner no longer knows it) is closed with code
 1012 (so is one whose table's lease changes hands, which ``tick`` sees within half a
 second); its client reconnects to any node, says ``hello`` and gets the full current view.
+A ``hello`` that arrives while this node rebuilds the table waits for it; one for a table
+this node does not hold is answered ``gone``. When the bus says messages were lost, the
+sockets they concern are closed the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from starlette.types import ASGIApp
 
+from tapete.errors import TapeteError
 from tapete.server.cluster.botqueue import RemoteDecisions
 from tapete.server.cluster.bus import Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
@@ -37,7 +43,7 @@ from tapete.server.cluster.ownership import Append, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
-from tapete.server.protocol import Shared
+from tapete.server.protocol import Shared, parse_message
 from tapete.server.table import Decide, Table
 
 if TYPE_CHECKING:
@@ -55,6 +61,16 @@ REQUEST_SECONDS: Final = 15.0
 noticed sooner by its lease, which closes the socket)."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
+
+
+def hello_table(text: str) -> str | None:
+    """The table a ``hello`` message names (``None`` if it is not one: its handler answers)."""
+    try:
+        msg = parse_message(text)
+    except TapeteError:
+        return None
+    table = msg.get("table") if msg.get("type") == "hello" else None
+    return table if isinstance(table, str) else None
 
 
 def as_sent(text: str) -> Shared:
@@ -233,7 +249,7 @@ class ClusterNode:
             if table is not None and not table.closed:
                 return False
             if table_id in self._taking:
-                await self._taking[table_id]
+                await self.settled(table_id)
                 continue
             if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) != "open":
                 return False  # unknown or finished: answered here
@@ -255,13 +271,16 @@ class ClusterNode:
             return None
         return owner.node_id if await self.hub.db(self.leases.status, table_id) == "open" else None
 
+    async def settled(self, table_id: str) -> None:
+        """Wait while this node takes ``table_id`` over (rebuilds it from the log), if it is doing so."""
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            await asyncio.shield(pending)
+
     def socket_closed(self, conn: Connection) -> None:
         cid = self._conn_ids.pop(conn, None)
-        if cid is None:
-            return
-        link = self.links.pop(cid, None)
-        if link is not None:
-            self.bus.publish(link.owner, {"k": "bye", "cid": cid, "from": self.node_id})
+        if cid is not None:
+            self._unlink(cid, close=False)
 
     # --- sockets joined elsewhere ---------------------------------------------------------------
     async def _join_remote(self, conn: Connection, table_id: str, owner: str, epoch: int, text: str) -> None:
@@ -287,18 +306,34 @@ class ClusterNode:
             self._unlink(cid, close=True)
         return answer
 
-    def _lost_messages(self) -> None:
-        """The inbox missed messages: every socket joined elsewhere reconnects to a full view."""
-        for cid in list(self.links):
-            self._unlink(cid, close=True)
+    def _lost_messages(self, sender: str | None) -> None:
+        """Messages from ``sender`` (``None``: from anyone) were lost: the sockets joined to its
+        tables reconnect to a full view, and its sockets joined here are closed (they may have
+        missed a state, or their node a reply)."""
+        for cid, link in list(self.links.items()):
+            if sender is None or link.owner == sender:
+                self._unlink(cid, close=True)
+        for key in [k for k in self.remotes if sender is None or k[0] == sender]:
+            self._detach(key, close=True)
 
     def _unlink(self, cid: str, *, close: bool) -> None:
+        """Part socket ``cid`` from its table elsewhere (closing it if ``close``) and tell the owner."""
         link = self.links.pop(cid, None)
         if link is None:
             return
         self._conn_ids.pop(link.conn, None)
+        self.bus.publish(link.owner, {"k": "bye", "cid": cid, "from": self.node_id})
         if close:
             link.conn.close(CLOSE_MOVED)
+
+    def _announce_links(self, live: set[str]) -> None:
+        """Tell every other live node which of this node's sockets are joined to its tables, so
+        that it forgets any whose ``bye`` it missed."""
+        held: dict[str, list[str]] = {n: [] for n in live if n != self.node_id}
+        for cid, link in self.links.items():
+            held.setdefault(link.owner, []).append(cid)
+        for owner, cids in held.items():
+            self.bus.publish(owner, {"k": "links", "cids": cids, "from": self.node_id})
 
     # --- the bus ----------------------------------------------------------------------------
     def _deliver(self, node_id: str, message: dict[str, Any]) -> None:
@@ -318,6 +353,12 @@ class ClusterNode:
             self._unlink(str(m.get("cid")), close=True)
         elif kind == "bye":
             self._detach((str(m.get("from")), str(m.get("cid"))))
+        elif kind == "links":
+            holder, listed = str(m.get("from")), m.get("cids")
+            if isinstance(listed, list):
+                kept = {str(c) for c in listed}
+                for key in [k for k in self.remotes if k[0] == holder and k[1] not in kept]:
+                    self._detach(key)
 
     async def _serve(self, m: dict[str, Any]) -> None:
         """Run a socket's message forwarded by its node, and reply when it is handled."""
@@ -334,6 +375,13 @@ class ClusterNode:
         key = (str(m["from"]), str(m["cid"]))
         try:
             if m.get("op") == "hello":
+                table_id = hello_table(str(m["text"]))
+                if table_id is not None:
+                    await self.settled(table_id)
+                    table = self.hub.tables.get(table_id)
+                    if table is None or table.closed:  # not here (any more): its node asks again
+                        self.bus.reply(m, {"gone": True})
+                        return
                 rc = RemoteConnection(key[0], key[1], self._deliver, self.hub.rate)
                 self.remotes[key] = rc
                 await handle_text(self.hub, rc, str(m["text"]))
@@ -352,10 +400,15 @@ class ClusterNode:
             log.exception("a forwarded message failed")
             self.bus.reply(m, {"gone": True})
 
-    def _detach(self, key: tuple[str, str]) -> None:
+    def _detach(self, key: tuple[str, str], *, close: bool = False) -> None:
+        """Forget another node's socket ``key`` joined here (asking its node to close it if ``close``)."""
         rc = self.remotes.pop(key, None)
-        if rc is not None and rc.table is not None:
+        if rc is None:
+            return
+        if rc.table is not None:
             rc.table.detach(rc)
+        if close:
+            rc.close(CLOSE_MOVED)
 
     # --- leases -----------------------------------------------------------------------------
     async def take(self, table_id: str) -> bool:
@@ -365,15 +418,15 @@ class ClusterNode:
             return await asyncio.shield(pending)
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taking[table_id] = fut
+        ok = False
         try:
             async with self._gate:
                 ok = await self._take(table_id)
         except Exception as exc:
             log.error("table %s could not be taken over (%s)", table_id, type(exc).__name__)
-            ok = False
         finally:
             del self._taking[table_id]
-        fut.set_result(ok)
+            fut.set_result(ok)  # also when cancelled: whoever waits learns the table was not taken
         return ok
 
     async def _take(self, table_id: str) -> bool:
@@ -451,9 +504,12 @@ class ClusterNode:
         for t in await hub.db(leases.orphans, 2 * TAKE_AT_ONCE):
             if t not in self._taking and t not in self.epochs:
                 self._spawn(self.take(t))
-        live = await hub.db(leases.live_nodes)
+        live = set(await hub.db(leases.live_nodes))
         for key in [k for k in self.remotes if k[0] not in live]:
-            self._detach(key)
+            self._detach(key, close=True)  # in case that node is only late: its socket reconnects
+        for node in self.bus.peers() - live:
+            self.bus.forget(node)
+        self._announce_links(live)
         if self.links:
             owners = await hub.db(leases.owners, list({link.table_id for link in self.links.values()}))
             for cid, link in list(self.links.items()):

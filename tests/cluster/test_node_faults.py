@@ -1,0 +1,201 @@
+"""Nodes under faults: a takeover in progress, a lost ``bye``, a slow or silent owner, a slow body.
+
+The nodes run in this process (``create_app`` with cluster settings, under Starlette's test
+client), on the real PostgreSQL and Redis, so that a test can slow one part down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.types import Message
+
+from tapete.server import create_app
+from tapete.server.cluster import httproute
+from tapete.server.cluster.bus import Bus
+from tapete.server.cluster.node import ClusterNode, ClusterSettings
+from tapete.server.limits import Limits
+from tapete.server.messages import explain
+
+
+class Nodes:
+    """In-process nodes of one cluster (one PostgreSQL prefix, one Redis prefix)."""
+
+    def __init__(self, pg: tuple[str, str], rd: tuple[str, str]) -> None:
+        self.pg, self.rd = pg, rd
+        self.stack = ExitStack()
+
+    def start(self, node_id: str, limits: Limits | None = None) -> TestClient:
+        settings = ClusterSettings(self.rd[0], node_id=node_id, redis_prefix=self.rd[1])
+        app = create_app(
+            self.pg[0],
+            table_prefix=self.pg[1],
+            bot_delay=0.0,
+            bot_executor="thread",
+            next_hand_wait=0.0,
+            limits=limits,
+            cluster=settings,
+        )
+        return self.stack.enter_context(TestClient(app))
+
+
+def node_of(client: TestClient) -> ClusterNode:
+    node = client.app.state.hub.ownership  # type: ignore[attr-defined]
+    assert isinstance(node, ClusterNode)
+    return node
+
+
+def new_table(client: TestClient) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"profile": "runfast", "seats": ["human", "easy", "easy"]})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def wait_until(check: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def nodes(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Nodes]:
+    n = Nodes(pg, rd)
+    with n.stack:
+        yield n
+
+
+def test_a_hello_forwarded_during_a_takeover_waits_for_the_table(
+    nodes: Nodes, rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket's node forwards ``hello`` to the node taking the table over while it is still
+    rebuilding it: the owner answers once the table is rebuilt, not with ``no_table``."""
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(a)
+    tid, token = t["table"], t["seats"][0]["token"]
+    hub_c = c.app.state.hub  # type: ignore[attr-defined]
+    rebuild, rebuilding = hub_c.rebuild, threading.Event()
+
+    async def slow_rebuild(table_id: str, record: bytes) -> Any:
+        rebuilding.set()
+        await asyncio.sleep(1.0)
+        return await rebuild(table_id, record)
+
+    monkeypatch.setattr(hub_c, "rebuild", slow_rebuild)
+    ticker = node_of(a)._ticker
+    assert ticker is not None
+    a.portal.call(ticker.cancel)  # type: ignore[union-attr]  # a hangs: its lease runs out
+    assert rebuilding.wait(15), "node c did not take the table over"
+
+    async def forwarded_hello() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        outs: list[dict[str, Any]] = []
+        b = Bus(rd[0], rd[1], "b")
+        await b.start(lambda m: outs.append(json.loads(m["t"])) if m.get("k") == "out" else None)
+        try:
+            hello = json.dumps({"type": "hello", "table": tid, "token": token})
+            answer = await b.request("c", {"op": "hello", "cid": "s1", "text": hello}, 10.0)
+            await asyncio.sleep(0.3)
+            return answer, outs
+        finally:
+            await b.stop()
+
+    answer, outs = asyncio.run(forwarded_hello())
+    assert answer["joined"] is True and answer["seat"] == 0
+    assert "welcome" in {m["type"] for m in outs} and "error" not in {m["type"] for m in outs}
+    assert node_of(c).epochs.get(tid) is not None
+
+
+def test_a_socket_whose_bye_was_lost_is_forgotten_by_the_owner(nodes: Nodes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tick a node tells the others which of its sockets are joined to their tables, so
+    that an owner forgets a socket whose ``bye`` it never got (and its seat shows it gone)."""
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(c)
+    tid, token = t["table"], t["seats"][0]["token"]
+    bus_a = node_of(a).bus
+    publish = bus_a.publish
+
+    def without_bye(node_id: str, message: dict[str, Any]) -> None:
+        if message.get("k") != "bye":
+            publish(node_id, message)
+
+    monkeypatch.setattr(bus_a, "publish", without_bye)
+    with a.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": tid, "token": token})
+        while ws.receive_json()["type"] != "welcome":
+            pass
+        assert c.get("/healthz").json()["sockets_of_other_nodes"] == 1
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is True
+    wait_until(lambda: c.get("/healthz").json()["sockets_of_other_nodes"] == 0, 5)
+    assert c.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is False
+
+
+def test_a_forwarded_call_waits_for_a_slow_owner_and_a_silent_one_is_busy(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, c = nodes.start("a"), nodes.start("c")
+    tid = new_table(a)["table"]
+    owner = node_of(a)
+    app = owner.app
+    assert app is not None
+    delay = [3.5]
+
+    async def slow_app(scope: Any, receive: Any, send: Any) -> None:
+        await asyncio.sleep(delay[0])
+        await app(scope, receive, send)
+
+    monkeypatch.setattr(owner, "app", slow_app)
+    began = time.monotonic()
+    slow = c.get(f"/api/tables/{tid}")  # longer than a request on the bus used to wait
+    assert slow.status_code == 200 and slow.json()["id"] == tid
+    assert time.monotonic() - began >= 3.5
+    delay[0] = 30.0
+    monkeypatch.setattr(httproute, "FORWARD_SECONDS", 1.5)
+    silent = c.get(f"/api/tables/{tid}", headers={"accept-language": "es"})
+    assert silent.status_code == 503
+    assert silent.json()["code"] == "busy" and silent.json()["message"] == explain("busy", "es")
+
+
+def test_a_body_for_another_nodes_table_must_arrive_in_time(nodes: Nodes) -> None:
+    a = nodes.start("a")
+    c = nodes.start("c", Limits(body_seconds=0.5))
+    tid = new_table(a)["table"]
+    sent: list[Message] = []
+
+    async def call() -> None:
+        async def receive() -> Message:
+            await asyncio.sleep(5)  # the body never comes
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": f"/api/tables/{tid}/seats/1/bot",
+            "raw_path": f"/api/tables/{tid}/seats/1/bot".encode(),
+            "query_string": b"",
+            "headers": [(b"content-type", b"application/json"), (b"content-length", b"40")],
+            "client": ("127.0.0.1", 5000),
+            "server": ("127.0.0.1", 80),
+            "root_path": "",
+        }
+        await c.app(scope, receive, send)
+
+    began = time.monotonic()
+    c.portal.call(call)  # type: ignore[union-attr]
+    assert time.monotonic() - began < 3
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 408
+    assert json.loads(sent[1]["body"])["code"] == "timeout"
