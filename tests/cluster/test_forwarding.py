@@ -107,6 +107,8 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
         assert leases.status(tid) == "finished"
     finally:
         store.dispose()
+    # nothing was lost on the bus (every message arrived in its sender's numbering)
+    assert [httpx.get(f"{u}/healthz", timeout=10).json()["bus_losses"] for u in (a, b)] == [0, 0]
     # the owner's /metrics count the commits of its fenced log; the other node wrote nothing
     counts = {u: metric_counts(u) for u in (a, b)}
     assert counts[a]["tapete_log_events_total"] == state["version"]

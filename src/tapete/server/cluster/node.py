@@ -230,6 +230,8 @@ class ClusterNode:
             "leases_lost": self.leases_lost,
             "sockets_forwarded": len(self.links),
             "sockets_of_other_nodes": len(self.remotes),
+            "bus_losses": self.bus.gaps,
+            "bus_dropped": self.bus.dropped,
         }
 
     async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
