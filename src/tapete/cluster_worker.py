@@ -2,7 +2,9 @@
 
 Run as many as the bots need, on any machine that reaches the Redis; each takes one
 decision at a time (:mod:`tapete.server.cluster.botqueue`). Nodes send their decisions
-there when started with ``tapete serve --remote-bots``.
+there when started with ``tapete serve --remote-bots``. A worker exits with status 2 when
+its Redis URL is bad or Redis does not answer at the start; once started, it waits out a
+Redis that fails.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
     from tapete.server.cluster.botqueue import default_worker_name, serve_decisions
 
+    try:
+        redis.Redis.from_url(args.redis).close()
+    except ValueError as exc:
+        print(f"tapete worker: bad Redis URL {args.redis!r}: {str(exc)[:200]}", file=sys.stderr)
+        return 2
     name = args.name or default_worker_name()
     print(f"tapete worker {name}: answering bot decisions from {args.redis}", flush=True)
     try:

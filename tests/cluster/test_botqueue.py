@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import itertools
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -14,18 +18,111 @@ from typing import Any, cast
 import pytest
 
 import tapete
+from tapete.cluster_worker import cmd_worker
 from tapete.server.botpool import decision_args
-from tapete.server.cluster.botqueue import GROUP, RECLAIM_MS, ensure_group, serve_decisions, stream_name
-from tapete.server.cluster.bus import channel
+from tapete.server.cluster.botqueue import (
+    GROUP,
+    RECLAIM_MS,
+    RemoteDecisions,
+    ensure_group,
+    serve_decisions,
+    stream_name,
+)
+from tapete.server.cluster.bus import Bus, channel
 from tapete.server.jobs import decide
+from tapete.server.limits import Limits
 from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
+
+UNREACHED = "redis://127.0.0.1:1/0"
+"""A Redis URL for a client whose commands are replaced (it never connects)."""
+
+
+def observation(seed: int) -> dict[str, Any]:
+    game = tapete.new_game("runfast", seed=seed)
+    assert game.to_act is not None
+    return game.observation(game.to_act)
 
 
 def job(rid: str, seed: int) -> dict[str, Any]:
-    game = tapete.new_game("runfast", seed=seed)
-    assert game.to_act is not None
-    obs = game.observation(game.to_act)
+    obs = observation(seed)
     return {"id": rid, "node": "n1", "args": decision_args("normal", seed, obs), "deadline": time.time() + 60}
+
+
+def replies(pubsub: Any, n: int, timeout: float) -> dict[str, Any]:
+    """The first ``n`` replies on ``pubsub`` by request id (fewer if ``timeout`` passes)."""
+    got: dict[str, Any] = {}
+    end = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < end:
+        m = pubsub.get_message(timeout=0.2)
+        if m is not None:
+            body = json.loads(m["data"])
+            got[body["id"]] = body
+    return got
+
+
+def settled(r: Any, stream: str) -> None:
+    """Wait until the worker has acknowledged and deleted every job on ``stream``."""
+    end = time.monotonic() + 2.0
+    while r.xlen(stream) and time.monotonic() < end:
+        time.sleep(0.02)
+    time.sleep(0.05)  # and waits on the stream again
+
+
+def worker_thread(url: str, prefix: str, seconds: float, served: list[int]) -> threading.Thread:
+    """A worker answering for ``seconds`` in a thread; it appends how many jobs it answered to ``served``."""
+    t = threading.Thread(target=lambda: served.append(serve_decisions(url, prefix, "w1", stop_after=seconds)))
+    t.start()
+    return t
+
+
+def test_a_decision_that_cannot_be_sent_leaves_no_request_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    import redis
+
+    async def scenario() -> None:
+        bus = Bus(UNREACHED, "p:", "n1")
+        calls = 0
+
+        async def refused(*args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            raise redis.exceptions.ConnectionError("Redis is down")
+
+        monkeypatch.setattr(bus.redis, "xadd", refused)
+        bots = RemoteDecisions(bus, "p:", Limits())
+        try:
+            for _ in range(3):  # a table asks again every few seconds
+                with pytest.raises(redis.exceptions.ConnectionError):
+                    await bots.decide("t1", "normal", 1, observation(3))
+            assert calls == 3
+            assert bus._waiting == {}
+        finally:
+            await bus.redis.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_decision_cancelled_while_sent_leaves_no_request_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        bus = Bus(UNREACHED, "p:", "n1")
+        sending = asyncio.Event()
+
+        async def unanswered(*args: Any, **kwargs: Any) -> Any:
+            sending.set()
+            await asyncio.Event().wait()  # Redis never answers
+
+        monkeypatch.setattr(bus.redis, "xadd", unanswered)
+        bots = RemoteDecisions(bus, "p:", Limits())
+        try:
+            task = asyncio.create_task(bots.decide("t1", "normal", 1, observation(3)))
+            await asyncio.wait_for(sending.wait(), 2)
+            task.cancel()  # the table closes (as on a takeover)
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert bus._waiting == {}
+        finally:
+            await bus.redis.aclose()
+
+    asyncio.run(scenario())
 
 
 def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str]) -> None:
@@ -62,6 +159,103 @@ def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str])
     finally:
         pubsub.close()
         r.close()
+
+
+def test_a_worker_goes_on_when_redis_loses_the_stream_or_its_group(
+    rd: tuple[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+
+    caplog.set_level(logging.WARNING, logger="tapete.server")
+    url, prefix = rd
+    r = redis.Redis.from_url(url)
+    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(channel(prefix, "n1"))
+    stream = stream_name(prefix)
+    served: list[int] = []
+    worker = worker_thread(url, prefix, 3.0, served)
+    try:
+        jobs = [job("r1", 3), job("r2", 4), job("r3", 5)]
+        r.xadd(stream, {"job": json.dumps(jobs[0])})
+        assert set(replies(pubsub, 1, 3.0)) == {"r1"}
+        settled(r, stream)
+        r.delete(stream)  # a Redis that lost its data: the stream and its group are gone
+        r.xadd(stream, {"job": json.dumps(jobs[1])})  # a node asks at once (the stream comes back, no group)
+        assert set(replies(pubsub, 1, 2.0)) == {"r2"}
+        settled(r, stream)
+        r.xgroup_destroy(stream, GROUP)  # the group alone is gone
+        r.xadd(stream, {"job": json.dumps(jobs[2])})
+        got = replies(pubsub, 1, 2.0)
+        assert set(got) == {"r3"} and got["r3"]["action"] == decide(jobs[2]["args"], b"")[0]
+        worker.join(5)
+        assert served == [3]
+        messages = [rec.getMessage() for rec in caplog.records]
+        assert sum("Redis failed" in m for m in messages) == 2  # once an outage
+        assert sum("Redis answers again" in m for m in messages) == 2
+    finally:
+        worker.join(5)
+        pubsub.close()
+        r.close()
+
+
+def test_a_worker_waits_out_a_lost_connection(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+
+    caplog.set_level(logging.WARNING, logger="tapete.server")
+    url, prefix = rd
+    real = redis.Redis.xautoclaim
+    calls: list[float] = []
+
+    def flaky(self: redis.Redis, *args: Any, **kwargs: Any) -> Any:
+        calls.append(time.monotonic())
+        if len(calls) <= 3:
+            raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "xautoclaim", flaky)
+    r = redis.Redis.from_url(url)
+    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(channel(prefix, "n1"))
+    served: list[int] = []
+    worker = worker_thread(url, prefix, 2.5, served)
+    try:
+        j = job("r1", 3)
+        r.xadd(stream_name(prefix), {"job": json.dumps(j)})
+        got = replies(pubsub, 1, 3.0)
+        assert set(got) == {"r1"} and got["r1"]["action"] == decide(j["args"], b"")[0]
+        pauses = [b - a for a, b in itertools.pairwise(calls[:4])]
+        assert all(p >= least for p, least in zip(pauses, (0.19, 0.39, 0.79), strict=True)), pauses  # backing off
+        worker.join(5)
+        assert served == [1]
+        messages = [rec.getMessage() for rec in caplog.records]
+        assert sum("Redis failed" in m for m in messages) == 1  # once for the whole outage
+        assert sum("Redis answers again" in m for m in messages) == 1
+    finally:
+        worker.join(5)
+        pubsub.close()
+        r.close()
+
+
+def test_a_worker_stops_on_time_while_redis_is_down(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import redis
+
+    def refused(self: redis.Redis, *args: Any, **kwargs: Any) -> Any:
+        raise redis.exceptions.ConnectionError("Connection refused.")
+
+    monkeypatch.setattr(redis.Redis, "xautoclaim", refused)
+    served: list[int] = []
+    start = time.monotonic()
+    worker = worker_thread(rd[0], rd[1], 1.0, served)
+    worker.join(5)
+    assert served == [0] and time.monotonic() - start < 2.5
+
+
+def test_a_worker_with_a_bad_redis_url_exits_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(redis="redis://127.0.0.1:port/0", redis_prefix="p:", name="", seconds=1.0)
+    assert cmd_worker(args) == 2
+    assert "bad Redis URL" in capsys.readouterr().err
 
 
 @pytest.fixture

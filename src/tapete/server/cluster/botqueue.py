@@ -37,6 +37,13 @@ RECLAIM_MS: Final = 5000
 """A job unacknowledged this long (its worker died) is taken by another worker."""
 STREAM_LENGTH: Final = 100_000
 """The stream is trimmed to about this many entries."""
+GROUP_GONE: Final = ("NOGROUP", "UNBLOCKED")
+"""How Redis's errors begin when the stream or its group is gone (``UNBLOCKED``: deleted
+while a worker waited on it)."""
+RETRY_FIRST: Final = 0.2
+"""Seconds a worker pauses after Redis first fails; each further failure doubles it."""
+RETRY_MAX: Final = 5.0
+"""The longest pause between a worker's tries while Redis fails."""
 
 
 def stream_name(prefix: str) -> str:
@@ -78,7 +85,13 @@ class RemoteDecisions:
         timeout = self.limits.decision_seconds
         rid, fut = self.bus.expect()
         job = {"id": rid, "node": self.bus.node_id, "args": args, "deadline": time.time() + timeout}
-        await self.bus.redis.xadd(stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True)
+        try:
+            await self.bus.redis.xadd(
+                stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
+            )
+        except BaseException:
+            self.bus.abandon(rid)
+            raise
         try:
             answer = await self.bus.wait_reply(rid, fut, timeout)
         except BusTimeout:
@@ -93,44 +106,75 @@ def default_worker_name() -> str:
 
 
 def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | None = None) -> int:
-    """Answer decisions from the stream until interrupted (or for ``stop_after`` seconds); jobs answered."""
+    """Answer decisions from the stream until interrupted (or for ``stop_after`` seconds); jobs answered.
+
+    Redis must answer at the start. Afterwards a lost connection, or a Redis that lost the
+    stream or its consumer group, is waited out: the worker tries again, pausing
+    ``RETRY_FIRST`` seconds and twice as long each time up to ``RETRY_MAX``, creates the
+    group again and goes on. A command unanswered for 10 s counts as a lost connection.
+    """
     import redis
 
     from tapete.server.jobs import run_job
     from tapete.server.worker import warm_up
 
     warm_up()
-    r = redis.Redis.from_url(url)
+    r = redis.Redis.from_url(url, socket_timeout=10.0, socket_connect_timeout=5.0, socket_keepalive=True)
     stream = stream_name(prefix)
     ensure_group(r.xgroup_create, prefix)
     end = None if stop_after is None else time.monotonic() + stop_after
     done = 0
-    while end is None or time.monotonic() < end:
-        claimed: Any = r.xautoclaim(stream, GROUP, name, min_idle_time=RECLAIM_MS, start_id="0-0", count=8)
-        entries = [e for e in claimed[1] if e and e[1]]
-        if not entries:
-            got: Any = r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=500)
-            entries = list(got[0][1]) if got else []
-        for entry_id, fields in entries:
-            job = loads(fields[b"job"])
-            if time.time() <= float(job["deadline"]):
-                try:
-                    action, _ = run_job("decide", job["args"])
-                    answer: dict[str, Any] = {"action": action}
-                except Exception as exc:
-                    answer = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
-                body = {"k": "rep", "id": job["id"], **answer}
-                r.publish(channel(prefix, str(job["node"])), dumps(body))
-                done += 1
-            r.xack(stream, GROUP, entry_id)
-            r.xdel(stream, entry_id)
-    r.close()
+    pause = 0.0  # the pause before the next try while Redis fails, else 0
+    try:
+        while end is None or time.monotonic() < end:
+            try:
+                if pause:
+                    ensure_group(r.xgroup_create, prefix)
+                claimed: Any = r.xautoclaim(stream, GROUP, name, min_idle_time=RECLAIM_MS, start_id="0-0", count=8)
+                entries = [e for e in claimed[1] if e and e[1]]
+                if not entries:
+                    got: Any = r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=500)
+                    entries = list(got[0][1]) if got else []
+                if pause:
+                    log.warning("worker %s: Redis answers again", name)
+                    pause = 0.0
+                for entry_id, fields in entries:
+                    job = loads(fields[b"job"])
+                    if time.time() <= float(job["deadline"]):
+                        try:
+                            action, _ = run_job("decide", job["args"])
+                            answer: dict[str, Any] = {"action": action}
+                        except Exception as exc:
+                            answer = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+                        body = {"k": "rep", "id": job["id"], **answer}
+                        r.publish(channel(prefix, str(job["node"])), dumps(body))
+                        done += 1
+                    r.xack(stream, GROUP, entry_id)
+                    r.xdel(stream, entry_id)
+            except (
+                redis.exceptions.ConnectionError,
+                redis.exceptions.TimeoutError,
+                redis.exceptions.ResponseError,
+            ) as err:
+                if isinstance(err, redis.exceptions.ResponseError) and not str(err).startswith(GROUP_GONE):
+                    raise
+                if not pause:
+                    log.warning(
+                        "worker %s: Redis failed (%s: %s); trying again", name, type(err).__name__, str(err)[:200]
+                    )
+                pause = min(RETRY_MAX, 2 * pause) if pause else RETRY_FIRST
+                left = pause if end is None else end - time.monotonic()
+                time.sleep(max(0.0, min(pause, left)))
+    finally:
+        r.close()
     return done
 
 
 __all__ = [
     "GROUP",
     "RECLAIM_MS",
+    "RETRY_FIRST",
+    "RETRY_MAX",
     "RemoteDecisions",
     "default_worker_name",
     "ensure_group",
