@@ -198,6 +198,33 @@ def test_a_worker_goes_on_when_redis_loses_the_stream_or_its_group(
         r.close()
 
 
+def test_a_worker_drops_an_entry_that_is_not_a_job(rd: tuple[str, str], caplog: pytest.LogCaptureFixture) -> None:
+    """Whatever else lands on the stream (no job, not JSON, a job without its fields) is
+    acknowledged and dropped with a warning; the worker goes on with the next job."""
+    import redis
+
+    caplog.set_level(logging.WARNING, logger="tapete.server")
+    url, prefix = rd
+    r = redis.Redis.from_url(url)
+    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(channel(prefix, "n1"))
+    stream = stream_name(prefix)
+    served: list[int] = []
+    worker = worker_thread(url, prefix, 2.0, served)
+    try:
+        for fields in ({"other": "x"}, {"job": "{not json"}, {"job": json.dumps({"id": "r0", "node": "n1"})}):
+            r.xadd(stream, fields)  # type: ignore[arg-type]
+        r.xadd(stream, {"job": json.dumps(job("r1", 3))})
+        assert set(replies(pubsub, 1, 3.0)) == {"r1"}
+        worker.join(5)
+        assert served == [1] and r.xlen(stream) == 0
+        assert sum("is not a job" in rec.getMessage() for rec in caplog.records) == 3
+    finally:
+        worker.join(5)
+        pubsub.close()
+        r.close()
+
+
 def test_a_worker_waits_out_a_lost_connection(
     rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -101,6 +101,19 @@ class RemoteDecisions:
         return dict(answer["action"]), dict(params)
 
 
+def read_job(fields: dict[bytes, bytes]) -> dict[str, Any] | None:
+    """A stream entry's job (``id``, ``node``, ``args``, ``deadline``); ``None`` if it is malformed."""
+    try:
+        job = loads(fields[b"job"])
+        if isinstance(job, dict) and isinstance(job.get("id"), str) and isinstance(job.get("node"), str):
+            float(job["deadline"])
+            if "args" in job:
+                return job
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None
+
+
 def default_worker_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
 
@@ -139,8 +152,10 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                     log.warning("worker %s: Redis answers again", name)
                     pause = 0.0
                 for entry_id, fields in entries:
-                    job = loads(fields[b"job"])
-                    if time.time() <= float(job["deadline"]):
+                    job = read_job(fields)
+                    if job is None:
+                        log.warning("worker %s: entry %r of the stream is not a job; dropped", name, entry_id)
+                    elif time.time() <= float(job["deadline"]):
                         try:
                             action, _ = run_job("decide", job["args"])
                             answer: dict[str, Any] = {"action": action}
