@@ -84,7 +84,7 @@ def test_without_a_connection_for_the_loop_the_thread_writes(leases: Leases, mon
     assert leases.claim("f1", "n") == 1
     tries = 0
 
-    async def refused() -> Any:
+    async def refused(**settings: Any) -> Any:
         nonlocal tries
         tries += 1
         raise OSError("connection refused")
@@ -99,3 +99,41 @@ def test_without_a_connection_for_the_loop_the_thread_writes(leases: Leases, mon
     asyncio.run(twice())
     assert tries == 1 and log.thread_batches == 2
     assert [seq for seq, _, _ in leases.writers_of("f1")] == [0, 1]
+
+
+def test_a_batch_stuck_on_the_loop_is_given_up_and_the_loop_connects_again(leases: Leases) -> None:
+    """A batch that waits on the loop's connection longer than the leases' ``write_seconds`` is
+    handed to the thread (which writes it once the lease row is free) and that connection is
+    closed; the next batch is written on the loop again, through a new connection."""
+    assert leases.claim("f1", "n") == 1
+    leases.write_seconds = 0.3
+    log = FencedLog(leases, "n", in_thread)
+    blocker = leases.engine.connect()
+    blocker.begin()
+    blocker.execute(  # an uncommitted renewal holds the lease row
+        leases.leases.update().where(leases.leases.c.table_id == "f1").values(expires_at=time.time() + 60)
+    )
+
+    async def main() -> tuple[bool, Any, Any]:
+        task = asyncio.create_task(log.append("f1", 0, 0, {"seat": 0}, None, 1))
+        first = None
+        deadline = time.monotonic() + 3.0
+        while log.thread_batches == 0 and time.monotonic() < deadline:
+            if first is None:
+                first = log._conn.conn
+            await asyncio.sleep(0.01)
+        handed = log.thread_batches == 1 and not task.done()
+        blocker.commit()
+        await asyncio.wait_for(task, 10)
+        await log.append("f1", 1, 0, {"seat": 1}, None, 1)
+        second = log._conn.conn
+        await log.close()
+        return handed, first, second
+
+    try:
+        handed, first, second = asyncio.run(main())
+    finally:
+        blocker.close()
+    assert handed and first is not None and first.is_closed()
+    assert second is not None and second is not first and log.thread_batches == 1
+    assert leases.writers_of("f1") == [(0, "n", 1), (1, "n", 1)]

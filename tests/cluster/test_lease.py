@@ -329,3 +329,69 @@ def test_the_loops_connection_finds_the_leases_by_their_key(leases: Leases) -> N
     text = asyncio.run(plan())
     name = leases.leases.name
     assert f"Seq Scan on {name}" not in text and f"{name}_pkey" in text, text
+
+
+def test_a_batch_stuck_on_the_loops_connection_is_given_up_in_time_and_writes_nothing(leases: Leases) -> None:
+    """A fenced batch that cannot get its lease row (another transaction holds it) fails within the
+    leases' ``write_seconds``, its connection closed, the server's statement cancelled: once the
+    row is free (its lease renewed for long), nothing of the batch is in the log."""
+    add_table(leases.store, "s1")
+    assert leases.claim("s1", "a") == 1
+    batch = [FencedEvent("s1", 0, 0, '{"seat": 0}', 1, final_record='{"done": 1}')]
+    blocker = leases.engine.connect()
+    blocker.begin()
+    blocker.execute(  # an uncommitted renewal holds the lease row
+        leases.leases.update().where(leases.leases.c.table_id == "s1").values(expires_at=time.time() + 60)
+    )
+
+    async def stuck() -> tuple[float, bool]:
+        conn = await leases.store.open_async_connection()
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(leases.append_many_async(conn, batch, "a"), 3.0)
+        return time.monotonic() - started, conn.is_closed()
+
+    try:
+        took, closed = asyncio.run(stuck())
+        blocker.commit()
+    finally:
+        blocker.close()
+    assert took < 1.5 and closed  # the leases' write_seconds is a third of a second
+    time.sleep(0.3)  # a statement still waiting would now pass the fence and write
+    assert leases.store.count_events("s1") == 0 and leases.status("s1") == "open"
+
+    async def again() -> list[BaseException | None]:
+        conn = await leases.store.open_async_connection()
+        try:
+            return await leases.append_many_async(conn, batch, "a")
+        finally:
+            await conn.close()
+
+    assert asyncio.run(again()) == [None]
+    assert leases.writers_of("s1") == [(0, "a", 1)] and leases.status("s1") == "finished"
+
+
+def seat_of(store: Store, table_id: str, seat: int) -> tuple[str | None, bool]:
+    s = store.seats
+    with store.engine.connect() as c:
+        row = c.execute(sa.select(s.c.level, s.c.bot_override).where(s.c.table_id == table_id, s.c.seat == seat)).one()
+    return row[0], bool(row[1])
+
+
+def test_a_seat_is_handed_over_only_by_the_holder_of_its_tables_lease(leases: Leases) -> None:
+    add_table(leases.store, "h1")
+    assert leases.claim("h1", "a") == 1
+    leases.set_bot_override_fenced("h1", 0, "easy", True, "a", 1)
+    assert seat_of(leases.store, "h1", 0) == ("easy", True)
+    assert leases.claim("h1", "a") == 2  # a took the table again: what held epoch 1 is stale
+    for node, epoch in (("a", 1), ("b", 2), ("b", 1)):
+        with pytest.raises(LeaseLost):
+            leases.set_bot_override_fenced("h1", 0, None, False, node, epoch)
+    assert seat_of(leases.store, "h1", 0) == ("easy", True)
+    time.sleep(LEASE + 0.2)  # expired: not even the holder writes
+    with pytest.raises(LeaseLost):
+        leases.set_bot_override_fenced("h1", 0, None, False, "a", 2)
+    assert seat_of(leases.store, "h1", 0) == ("easy", True)
+    assert leases.claim("h1", "b") == 3
+    leases.set_bot_override_fenced("h1", 0, None, False, "b", 3)
+    assert seat_of(leases.store, "h1", 0) == (None, False)

@@ -359,6 +359,44 @@ def test_while_postgresql_holds_a_commit_the_loop_goes_on_and_acknowledges_after
         store.dispose()
 
 
+def test_a_commit_stuck_on_postgresql_is_given_up_in_time_and_writes_nothing(pg: tuple[str, str]) -> None:
+    """A commit on the loop's connection that waits longer than its timeout fails, its connection
+    closed and its statement cancelled: once the log is free, nothing of it is there."""
+    url, prefix = pg
+    store = _store(pg, 1)
+    locker = Store(url, prefix=prefix)
+    conn = locker.writer_connection()
+    conn.cursor().execute(f"LOCK TABLE {prefix}events IN EXCLUSIVE MODE")  # inserts wait for it
+    rows = [EventRow("t0", 0, 0, action_text({"seat": 0}), 0.0, '{"done": 1}')]
+
+    async def stuck() -> tuple[float, bool]:
+        loop_conn = await store.open_async_connection()
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(store.append_events_async(loop_conn, rows, timeout=0.3), 3.0)
+        return time.monotonic() - started, loop_conn.is_closed()
+
+    async def again() -> None:
+        loop_conn = await store.open_async_connection()
+        try:
+            await store.append_events_async(loop_conn, rows)
+        finally:
+            await loop_conn.close()
+
+    try:
+        took, closed = asyncio.run(stuck())
+        conn.commit()
+        assert took < 1.3 and closed
+        time.sleep(0.3)  # a statement still waiting would now write
+        assert store.count_events("t0") == 0 and store.load_record("t0") == ("open", None)
+        asyncio.run(again())
+        assert store.count_events("t0") == 1 and store.load_record("t0") == ("finished", {"done": 1})
+    finally:
+        conn.close()
+        locker.dispose()
+        store.dispose()
+
+
 def test_a_lost_postgresql_connection_hands_its_batch_to_the_thread_and_the_loop_reconnects(
     pg: tuple[str, str],
 ) -> None:

@@ -16,6 +16,7 @@ The schema is created with ``create_all``, which leaves existing tables as they 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -35,6 +36,11 @@ each commit, so an acknowledged action also survives a power cut, at the price o
 commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
 LOG_CONNECTION_SETTINGS: Final = {"enable_seqscan": "off"}
 """PostgreSQL settings of the event loop's log connection (:meth:`Store.open_async_connection`)."""
+LOG_TIMEOUT: Final = 5.0
+"""Seconds the event loop waits for its log connection to open, or for a commit on it, before giving
+up (:meth:`Store.open_async_connection`, :meth:`Store.append_events_async`): after a failover or on
+a connection that died without a word, a commit would otherwise never return, and nothing after it
+would be written."""
 
 
 def default_db_url() -> str:
@@ -275,10 +281,14 @@ class Store:
         :meth:`append_events_async`) rather than made at once (SQLite: :meth:`loop_connection`)."""
         return not self.is_sqlite
 
-    async def open_async_connection(self) -> Any:
+    async def open_async_connection(self, *, timeout: float = LOG_TIMEOUT) -> Any:
         """An asynchronous connection of its own for commits awaited on the event loop (PostgreSQL
         only: asyncpg's, which costs the loop about 0.3 of the CPU of psycopg's asynchronous one a
         commit, ``benchmarks/pg_async_driver.py``).
+
+        Opening it, and each statement on it, fails after ``timeout`` seconds; the server also
+        cancels a statement of it that runs longer (``statement_timeout``), so a commit the loop
+        gave up on is not made later.
 
         The connection only writes the log, whose statements find their rows by key (a batch's
         tables, a cluster's leases of them): its planner is told not to scan whole tables
@@ -289,12 +299,20 @@ class Store:
         import asyncpg
 
         url = sa.engine.make_url(self.url).set(drivername="postgresql")
-        return await asyncpg.connect(url.render_as_string(hide_password=False), server_settings=LOG_CONNECTION_SETTINGS)
+        settings = {**LOG_CONNECTION_SETTINGS, "statement_timeout": str(max(1, round(timeout * 1000)))}
+        return await asyncpg.connect(
+            url.render_as_string(hide_password=False),
+            server_settings=settings,
+            timeout=timeout,
+            command_timeout=timeout,
+        )
 
-    async def append_events_async(self, conn: Any, events: list[EventRow]) -> None:
+    async def append_events_async(self, conn: Any, events: list[EventRow], *, timeout: float = LOG_TIMEOUT) -> None:
         """:meth:`append_events` on an :meth:`open_async_connection`: one statement, so one round trip,
         and atomic (the tables finished by ``final_record`` are closed by the same statement). On an
-        error none of ``events`` is in the log."""
+        error none of ``events`` is in the log. A statement that takes more than ``timeout`` seconds
+        raises ``TimeoutError`` and the connection is closed (:func:`close_timed_out`): whether the
+        events reached the log is then not known."""
         table_ids: list[str] = []
         seqs: list[int] = []
         hands: list[int] = []
@@ -311,11 +329,15 @@ class Store:
             if e.final_record is not None:
                 finished_ids.append(e.table_id)
                 records.append(e.final_record)
-        if finished_ids:
-            sql = self._insert_and_finish_arrays_sql
-            await conn.execute(sql, table_ids, seqs, hands, actions, times, finished_ids, records)
-        else:
-            await conn.execute(self._insert_arrays_sql, table_ids, seqs, hands, actions, times)
+        try:
+            if finished_ids:
+                sql = self._insert_and_finish_arrays_sql
+                await conn.execute(sql, table_ids, seqs, hands, actions, times, finished_ids, records, timeout=timeout)
+            else:
+                await conn.execute(self._insert_arrays_sql, table_ids, seqs, hands, actions, times, timeout=timeout)
+        except TimeoutError:
+            await close_timed_out(conn, timeout)
+            raise
 
     @staticmethod
     def async_connection_usable(conn: Any) -> bool:
@@ -468,6 +490,14 @@ class Store:
                 sa.select(sa.func.count()).select_from(self.events).where(self.events.c.table_id == table_id)
             ).scalar_one()
         return int(n)
+
+
+async def close_timed_out(conn: Any, seconds: float) -> None:
+    """Close an :meth:`Store.open_async_connection` whose statement ran out of time: the server is
+    asked to cancel the statement, then the connection ends (dropped if that takes more than
+    ``seconds``). It is not used again: it may still be waiting for the statement's answer."""
+    with contextlib.suppress(Exception):
+        await conn.close(timeout=seconds)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, synchronous: str) -> None:

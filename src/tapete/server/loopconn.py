@@ -2,7 +2,9 @@
 
 Opened when a commit first needs it; when it cannot be opened, not tried again for
 ``RECONNECT_AFTER`` seconds (the caller's database thread writes meanwhile); replaced after a
-failed commit that left it unfit (:meth:`tapete.server.db.Store.async_connection_usable`).
+failed commit that left it unfit (:meth:`tapete.server.db.Store.async_connection_usable`), such as
+one that ran out of time (the connection is then closed). Opening it, each statement on it and
+closing it take at most ``timeout`` seconds.
 Used by the single process's group commit and by a cluster node's fenced log.
 """
 
@@ -13,7 +15,7 @@ import contextlib
 import logging
 from typing import Any, Final
 
-from tapete.server.db import Store
+from tapete.server.db import LOG_TIMEOUT, Store
 
 log = logging.getLogger("tapete.server")
 
@@ -24,9 +26,11 @@ RECONNECT_AFTER: Final = 5.0
 class LoopConnection:
     """One asynchronous connection of the event loop's, opened on demand."""
 
-    def __init__(self, store: Store, *, retry_after: float = RECONNECT_AFTER) -> None:
+    def __init__(self, store: Store, *, retry_after: float = RECONNECT_AFTER, timeout: float | None = None) -> None:
         self.store = store
         self.retry_after = retry_after
+        self.timeout = timeout
+        """Seconds an opening or a statement may take (``None``: the store's own, ``LOG_TIMEOUT``)."""
         self.conn: Any = None
         """The open connection, if any."""
         self._again_at = 0.0
@@ -40,7 +44,10 @@ class LoopConnection:
         if loop.time() < self._again_at:
             return None
         try:
-            self.conn = await self.store.open_async_connection()
+            if self.timeout is None:
+                self.conn = await self.store.open_async_connection()
+            else:
+                self.conn = await self.store.open_async_connection(timeout=self.timeout)
         except Exception as exc:
             self._again_at = loop.time() + self.retry_after
             log.warning(
@@ -66,7 +73,7 @@ class LoopConnection:
         conn, self.conn = self.conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
-                await conn.close()
+                await conn.close(timeout=LOG_TIMEOUT if self.timeout is None else self.timeout)
 
 
 __all__ = ["RECONNECT_AFTER", "LoopConnection"]

@@ -5,8 +5,9 @@ written, the events that arrive gather; when it is done they go together in the 
 every event checked against its lease epoch. A batch is one statement awaited on an
 asynchronous connection of the node's event loop
 (:meth:`tapete.server.cluster.lease.Leases.append_many_async`: one round trip, no thread
-woken; :class:`tapete.server.loopconn.LoopConnection`); a batch that fails there, or every
-batch for a few seconds after that connection could not be opened, is written by a database thread
+woken; :class:`tapete.server.loopconn.LoopConnection`); a batch that fails there (or takes
+longer than the leases' ``write_seconds``: that connection is then replaced), or every batch for a
+few seconds after that connection could not be opened, is written by a database thread
 (:meth:`tapete.server.cluster.lease.Leases.append_many`, one transaction, where an event at
 fault fails alone). Each waiting table is woken with its own answer once the batch has
 committed, so an action is acknowledged only once it is in the log, and a table whose lease
@@ -41,8 +42,9 @@ class FencedLog:
         self._run = run
         self._waiting: list[tuple[FencedEvent, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self._conn = LoopConnection(leases.store)
-        """The asynchronous connection the loop's batches are written through (opened at the first)."""
+        self._conn = LoopConnection(leases.store, timeout=leases.write_seconds)
+        """The asynchronous connection the loop's batches are written through (opened at the first;
+        a batch, or the opening, that takes more than the leases' ``write_seconds`` is given up)."""
         self.batches = 0
         self.events = 0
         self.thread_batches = 0

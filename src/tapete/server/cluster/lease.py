@@ -18,6 +18,14 @@ A lease row must name a table that exists (a foreign key), and every event is wr
 through its table's lease: so the log's tables are checked once a lease, not once an event,
 and a cluster's ``events`` keep no foreign key of their own.
 
+A fenced write on the event loop's connection (``append_many_async``) is given up after
+``Leases.write_seconds`` (a third of a lease by default), by the loop and by the server
+(``statement_timeout``): a write stuck on a database that failed over, or on a connection that
+died without a word, neither holds its tables' lease rows (and their renewal) until the leases run
+out nor stops the node's later writes.
+
+A seat handed to a bot or back is fenced the same way (``set_bot_override_fenced``).
+
 A finished table's lease is deleted when its owner releases it (nothing writes or claims a
 finished table), so the leases stay as many as the tables the nodes hold however many games
 were ever played; an open table's lease is only ever updated, so that its epoch keeps growing.
@@ -34,7 +42,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tapete.server.db import Store, TableRow, _seat_row, _table_row
+from tapete.server.db import Store, TableRow, _seat_row, _table_row, close_timed_out
 from tapete.server.groupcommit import action_text
 
 LEASE_SECONDS = 3.0
@@ -83,12 +91,17 @@ def _answers(events: list[FencedEvent], held: set[tuple[str, int]]) -> list[Base
 class Leases:
     """The lease, writer and node tables beside a ``Store``'s tables (PostgreSQL only)."""
 
-    def __init__(self, store: Store, *, lease_seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self, store: Store, *, lease_seconds: float = LEASE_SECONDS, write_seconds: float | None = None
+    ) -> None:
         if not store.url.startswith("postgresql"):
             raise ValueError("several nodes need PostgreSQL (--db postgresql://…)")
         self.store = store
         self.engine = store.engine
         self.lease_seconds = lease_seconds
+        self.write_seconds = lease_seconds / 3 if write_seconds is None else write_seconds
+        """Seconds a fenced write on the event loop may take (and its connection's opening): well
+        within a lease, so that a stuck write gives its lease rows up long before they expire."""
         p = store.prefix
         md = sa.MetaData()
         self.leases = sa.Table(
@@ -152,6 +165,10 @@ class Leases:
             "owners": sa.text(
                 f"SELECT table_id, node_id, epoch, expires_at > extract(epoch from clock_timestamp()) "
                 f"FROM {p}leases WHERE table_id = ANY(:ts)"
+            ),
+            "fence": sa.text(
+                f"SELECT epoch FROM {p}leases WHERE table_id = :t AND node_id = :n AND epoch = :e "
+                "AND expires_at > extract(epoch from clock_timestamp()) FOR SHARE"
             ),
         }
         quote = self.engine.dialect.identifier_preparer.quote
@@ -402,28 +419,40 @@ class Leases:
             return False
         return found is not None and tuple(found) == (e.hand, e.action, node_id, e.epoch)
 
-    async def append_many_async(self, conn: Any, events: list[FencedEvent], node_id: str) -> list[BaseException | None]:
+    async def append_many_async(
+        self, conn: Any, events: list[FencedEvent], node_id: str, *, timeout: float | None = None
+    ) -> list[BaseException | None]:
         """:meth:`append_many` on an asynchronous connection (``Store.open_async_connection``): the
         fence, the events and the final records as one statement, so one round trip, atomic by
         itself. Answers ``None`` (written) or ``LeaseLost`` per event; raises when the statement
         fails, and then none of ``events`` is in the log (one bad event fails the batch:
-        :meth:`append_many` writes it again, each event alone where it must)."""
+        :meth:`append_many` writes it again, each event alone where it must).
+
+        A statement that takes more than ``timeout`` seconds (default :attr:`write_seconds`)
+        raises ``TimeoutError`` and the connection is closed: whether the events reached the log
+        is then not known (:meth:`append_many` finds those that did)."""
+        seconds = self.write_seconds if timeout is None else timeout
         now = time.time()
         finals = [e for e in events if e.final_record is not None]
-        rows = await conn.fetch(
-            self._append_async_sql,
-            node_id,
-            sorted({e.table_id for e in events}),
-            [e.table_id for e in events],
-            [e.seq for e in events],
-            [e.hand for e in events],
-            [e.action for e in events],
-            [now] * len(events),
-            [e.epoch for e in events],
-            [e.table_id for e in finals],
-            [e.epoch for e in finals],
-            [e.final_record for e in finals],
-        )
+        try:
+            rows = await conn.fetch(
+                self._append_async_sql,
+                node_id,
+                sorted({e.table_id for e in events}),
+                [e.table_id for e in events],
+                [e.seq for e in events],
+                [e.hand for e in events],
+                [e.action for e in events],
+                [now] * len(events),
+                [e.epoch for e in events],
+                [e.table_id for e in finals],
+                [e.epoch for e in finals],
+                [e.final_record for e in finals],
+                timeout=seconds,
+            )
+        except TimeoutError:
+            await close_timed_out(conn, seconds)
+            raise
         return _answers(events, {(str(r[0]), int(r[1])) for r in rows})
 
     def _write_fenced(self, events: list[FencedEvent], node_id: str) -> set[tuple[str, int]]:
@@ -479,6 +508,22 @@ class Leases:
         except Exception as exc:
             return exc
         return None
+
+    def set_bot_override_fenced(
+        self, table_id: str, seat: int, level: str | None, override: bool, node_id: str, epoch: int
+    ) -> None:
+        """``Store.set_bot_override`` as the holder of the table's lease at ``epoch``: the lease row
+        is locked and checked (this node, this epoch, not expired) in the transaction that
+        updates the seat; ``LeaseLost`` changes nothing."""
+        with self.engine.begin() as c:
+            if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
+                raise LeaseLost(table_id)
+            seats = self.store.seats
+            c.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(level=level, bot_override=override)
+            )
 
     def writers_of(self, table_id: str) -> list[tuple[int, str, int]]:
         """``(seq, node_id, epoch)`` of every event of a table written by a lease holder, in order."""
