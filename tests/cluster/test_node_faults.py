@@ -199,3 +199,33 @@ def test_a_body_for_another_nodes_table_must_arrive_in_time(nodes: Nodes) -> Non
     assert time.monotonic() - began < 3
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 408
     assert json.loads(sent[1]["body"])["code"] == "timeout"
+
+
+def test_a_node_that_lost_a_tables_lease_cannot_hand_its_seats_over(nodes: Nodes, pg: tuple[str, str]) -> None:
+    """A node whose lease ran out (it hung) while another took the table over still has the
+    table in memory until its next tick; a seat handed over through it is refused ``busy``
+    and the seat is not changed in the shared database."""
+    from tapete.server.cluster.lease import Leases
+    from tapete.server.db import Store
+
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(a)
+    tid = t["table"]
+    ticker = node_of(a)._ticker
+    assert ticker is not None
+    a.portal.call(ticker.cancel)  # type: ignore[union-attr]
+    wait_until(lambda: tid in node_of(c).epochs, 15)
+    r = a.post(f"/api/tables/{tid}/seats/0/bot", json={"creator_token": t["creator_token"], "level": "easy"})
+    assert r.status_code == 503 and r.json()["code"] == "busy", r.text
+    store = Store(pg[0], prefix=pg[1])
+    try:
+        Leases(store)  # the cluster's tables beside the store's
+        with store.engine.connect() as conn:
+            seat = conn.execute(
+                store.seats.select().where(store.seats.c.table_id == tid, store.seats.c.seat == 0)
+            ).one()
+        assert seat.bot_override is False and seat.level is None
+    finally:
+        store.dispose()
+    handed = c.post(f"/api/tables/{tid}/seats/0/bot", json={"creator_token": t["creator_token"], "level": "easy"})
+    assert handed.status_code == 200 and handed.json()["seats"][0]["bot_playing"] is True

@@ -271,7 +271,7 @@ class Hub:
 
         return TableConfig(
             append_event=self.ownership.appender(self.log_writer.append),
-            set_override=override,
+            set_override=self.ownership.overrider(override),
             decide=self.ownership.decider(self.decide),
             bot_delay=self.bot_delay,
             bot_extra_delay=self.bot_extra_delay,

@@ -39,7 +39,7 @@ from tapete.server.cluster.bus import Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
-from tapete.server.cluster.ownership import Append, StoreTable
+from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
@@ -208,15 +208,35 @@ class ClusterNode:
             try:
                 await self._log.append(table_id, seq, hand, action, final, epoch)
             except LeaseLost:
-                log.warning("table %s: lease lost at epoch %d; the table leaves this node", table_id, epoch)
-                if self.epochs.get(table_id) == epoch:
-                    self._spawn(self.drop(table_id))
+                self._lease_lost(table_id, epoch)
                 raise
 
         return fenced
 
     def decider(self, decide: Decide) -> Decide:
         return self.bots.decide if self.bots is not None else decide
+
+    def overrider(self, set_override: SetOverride) -> SetOverride:
+        """Seats handed over as the holder of the table's lease (checked in the same transaction)."""
+
+        async def fenced(table_id: str, seat: int, level: str | None, on: bool) -> None:
+            epoch = self.epochs.get(table_id)
+            try:
+                if epoch is None:
+                    raise LeaseLost(table_id)
+                await self.hub.db(self.leases.set_bot_override_fenced, table_id, seat, level, on, self.node_id, epoch)
+            except LeaseLost:
+                if epoch is not None:
+                    self._lease_lost(table_id, epoch)
+                raise ServerError("busy", "the table is moving between nodes; try again") from None
+
+        return fenced
+
+    def _lease_lost(self, table_id: str, epoch: int) -> None:
+        """A write found the table's lease at ``epoch`` gone: the table leaves this node."""
+        log.warning("table %s: lease lost at epoch %d; the table leaves this node", table_id, epoch)
+        if self.epochs.get(table_id) == epoch:
+            self._spawn(self.drop(table_id))
 
     def joined(self, conn: Connection) -> bool:
         return conn in self._conn_ids

@@ -20,6 +20,8 @@ Append = Callable[[str, int, int, dict[str, Any], dict[str, Any] | None], Awaita
 """``(table_id, seq, hand, action, final_record)``: write one event to the log."""
 StoreTable = Callable[["TableRow"], Awaitable[None]]
 """Store a new table's rows (the hub's way: ``Store.insert_table`` in its database thread)."""
+SetOverride = Callable[[str, int, str | None, bool], Awaitable[None]]
+"""``(table_id, seat, level, on)``: store that a human seat is (or no longer is) played by a bot."""
 
 
 class Ownership(Protocol):
@@ -39,6 +41,9 @@ class Ownership(Protocol):
 
     def decider(self, decide: Decide) -> Decide:
         """The way a table's bots decide (``decide`` is the hub's worker pool)."""
+
+    def overrider(self, set_override: SetOverride) -> SetOverride:
+        """The way a seat handed to a bot or back is stored (``set_override`` is the hub's own)."""
 
     async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
         """Handle a checked client message elsewhere; ``True`` when it was (nothing more to do here)."""
@@ -74,6 +79,9 @@ class LocalOwnership:
     def decider(self, decide: Decide) -> Decide:
         return decide
 
+    def overrider(self, set_override: SetOverride) -> SetOverride:
+        return set_override
+
     async def intercept(self, conn: Connection, msg: dict[str, Any], text: str) -> bool:
         return False
 
@@ -90,4 +98,4 @@ class LocalOwnership:
         return None
 
 
-__all__ = ["Append", "LocalOwnership", "Ownership", "StoreTable"]
+__all__ = ["Append", "LocalOwnership", "Ownership", "SetOverride", "StoreTable"]
