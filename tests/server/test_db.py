@@ -80,3 +80,23 @@ def test_a_log_made_with_the_old_unique_constraint_still_works(db: tuple[str, st
         _use(store)
     finally:
         store.dispose()
+
+
+def test_postgresql_connections_give_up_on_a_vanished_server(pg_base: str) -> None:
+    """The database threads' connections carry keepalives and a send timeout (``PG_CONNECT_ARGS``),
+    unless the URL gives its own."""
+    from tapete.server.db import PG_CONNECT_ARGS
+
+    def parameters(url: str) -> dict[str, str]:
+        store = Store(url)
+        raw = store.engine.raw_connection()
+        try:
+            return dict(raw.driver_connection.info.get_parameters())  # type: ignore[union-attr]
+        finally:
+            raw.close()
+            store.dispose()
+
+    given = parameters(pg_base)
+    assert {k: given.get(k) for k in PG_CONNECT_ARGS} == {k: str(v) for k, v in PG_CONNECT_ARGS.items()}
+    joiner = "&" if "?" in pg_base else "?"
+    assert parameters(f"{pg_base}{joiner}keepalives_idle=60")["keepalives_idle"] == "60"

@@ -36,6 +36,18 @@ each commit, so an acknowledged action also survives a power cut, at the price o
 commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
 LOG_CONNECTION_SETTINGS: Final = {"enable_seqscan": "off"}
 """PostgreSQL settings of the event loop's log connection (:meth:`Store.open_async_connection`)."""
+PG_CONNECT_ARGS: Final = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30000,
+}
+"""libpq settings of the database threads' PostgreSQL connections, where the URL gives none of its
+own: a connection whose other end vanished without closing it (a failover, a lost route) fails
+within about half a minute, waiting for an answer or sending, instead of holding its thread for
+the system's default of a quarter of an hour."""
 LOG_TIMEOUT: Final = 5.0
 """Seconds the event loop waits for its log connection to open, or for a commit on it, before giving
 up (:meth:`Store.open_async_connection`, :meth:`Store.append_events_async`): after a failover or on
@@ -127,6 +139,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            given = sa.engine.make_url(self.url).query
+            kwargs["connect_args"] = {k: v for k, v in PG_CONNECT_ARGS.items() if k not in given}
         self.engine: Engine = sa.create_engine(self.url, **kwargs)
         if is_sqlite:
             sa.event.listen(self.engine, "connect", lambda conn, _rec: _sqlite_pragmas(conn, sync))
