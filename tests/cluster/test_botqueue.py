@@ -225,10 +225,23 @@ def test_a_worker_drops_an_entry_that_is_not_a_job(rd: tuple[str, str], caplog: 
         r.close()
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "ConnectionError:Error 111 connecting to 127.0.0.1:6379. Connection refused.",
+        "ReadOnlyError:You can't write against a read only replica.",
+        "OutOfMemoryError:command not allowed when used memory > 'maxmemory'.",
+    ],
+)
 def test_a_worker_waits_out_a_lost_connection(
-    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    failure: str, rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A lost connection, or a Redis that cannot take writes for a while (a replica during a
+    failover, out of memory), is waited out with growing pauses."""
     import redis
+
+    kind, _, text = failure.partition(":")
+    error = getattr(redis.exceptions, kind)
 
     caplog.set_level(logging.WARNING, logger="tapete.server")
     url, prefix = rd
@@ -238,7 +251,7 @@ def test_a_worker_waits_out_a_lost_connection(
     def flaky(self: redis.Redis, *args: Any, **kwargs: Any) -> Any:
         calls.append(time.monotonic())
         if len(calls) <= 3:
-            raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+            raise error(text)
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(redis.Redis, "xautoclaim", flaky)

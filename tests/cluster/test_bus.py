@@ -132,8 +132,9 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
     rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A connection to Redis that stops carrying anything without closing is given up: the
-    inbox is subscribed again on a new one (and says anything may have been lost), and a batch
-    stuck on it times out, so that publishing goes on."""
+    inbox is subscribed again on a new one, and the numbering of what comes next says whose
+    messages were lost meanwhile; a batch stuck on such a connection times out, so that
+    publishing goes on (and its receiver learns of the loss the same way)."""
     from urllib.parse import urlparse
 
     from tapete.server.cluster import bus
@@ -149,8 +150,8 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
         x, y = Bus(through, prefix, "x"), Bus(url, prefix, "y")
         got: list[int] = []
         got_y: list[int] = []
-        gaps: list[str | None] = []
-        gaps_y: list[str | None] = []
+        gaps: list[str] = []
+        gaps_y: list[str] = []
         await x.start(lambda m: got.append(m["n"]), gaps.append)
         await y.start(lambda m: got_y.append(m["n"]), gaps_y.append)
         try:
@@ -161,18 +162,15 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
                     break
                 await asyncio.sleep(0.02)
             proxy.freeze()
+            y.publish("x", {"k": "out", "n": 0})  # lost: x's inbox is deaf
             x.publish("y", {"k": "out", "n": 0})  # stuck on the frozen connection, then given up
-            for _ in range(150):
-                if gaps:
+            for n in range(2, 60):  # until x's inbox is subscribed again
+                y.publish("x", {"k": "out", "n": n})
+                await asyncio.sleep(0.1)
+                if len(got) > 1:
                     break
-                await asyncio.sleep(0.02)
-            assert gaps == [None]
-            y.publish("x", {"k": "out", "n": 2})
-            for _ in range(150):
-                if got == [1, 2]:
-                    break
-                await asyncio.sleep(0.02)
-            assert got == [1, 2]
+            assert got[0] == 1 and 0 not in got and got[1:] == list(range(got[1], got[1] + len(got) - 1))
+            assert gaps == ["y"]
             x.publish("y", {"k": "out", "n": 3})
             for _ in range(150):
                 if 3 in got_y:
@@ -183,5 +181,60 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
             await x.stop()
             await y.stop()
             await proxy.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request waits no longer for a reply that will not come: when its reply was lost, the
+    next message from the node it asked shows the gap; when the request itself was lost, that
+    node says so (a ``gap`` message)."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
+        lose_reply = [True]
+
+        def refused(*args: Any, **kwargs: Any) -> Any:
+            raise ConnectionError("Redis went away")
+
+        async def on_y(m: dict[str, Any]) -> None:
+            if m["k"] != "req":
+                return
+            if lose_reply[0]:
+                pipeline = y.redis.pipeline
+                monkeypatch.setattr(y.redis, "pipeline", refused)
+                y.reply(m, {"n": 1})
+                await asyncio.sleep(0.1)
+                monkeypatch.setattr(y.redis, "pipeline", pipeline)
+                await asyncio.sleep(0.3)
+                y.publish("x", {"k": "out"})  # x sees the gap
+            else:
+                y.reply(m, {"n": 2})
+
+        await x.start(lambda m: None)
+        await y.start(on_y)
+        try:
+            began = asyncio.get_running_loop().time()
+            with pytest.raises(BusTimeout):
+                await x.request("y", {}, 10.0)
+            assert asyncio.get_running_loop().time() - began < 3
+            lose_reply[0] = False
+            pipeline = x.redis.pipeline
+            monkeypatch.setattr(x.redis, "pipeline", refused)
+            asked = asyncio.ensure_future(x.request("y", {}, 10.0))  # lost on the way
+            await asyncio.sleep(0.1)
+            monkeypatch.setattr(x.redis, "pipeline", pipeline)
+            await asyncio.sleep(0.3)
+            x.publish("y", {"k": "out"})  # y sees the gap and says so
+            began = asyncio.get_running_loop().time()
+            with pytest.raises(BusTimeout):
+                await asyncio.wait_for(asked, 5)
+            assert asyncio.get_running_loop().time() - began < 3
+            assert (await x.request("y", {}, 5.0))["n"] == 2  # and the bus goes on
+            assert x._waiting == {} and x._asked == {}
+        finally:
+            await x.stop()
+            await y.stop()
 
     asyncio.run(scenario())

@@ -143,6 +143,30 @@ def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
     assert [seq for seq, _, _ in leases.writers_of("b1")] == [0, 1, 2]
 
 
+def test_a_batch_written_before_is_acknowledged_in_one_look(leases: Leases, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose earlier commit reached the log (its answer lost: a commit given up on the
+    event loop) is found in the log in one statement, not written again event by event; only
+    the events the log lacks are written alone."""
+    held_by_a_and_b(leases, "w")
+    batch = [FencedEvent("w1", n, 0, f'{{"seat": {n}}}', 1) for n in range(6)]
+    assert leases.append_many(batch[:4], "a") == [None] * 4
+    alone: list[int] = []
+    append_alone = leases._append_alone
+
+    def counted(e: FencedEvent, node_id: str) -> BaseException | None:
+        alone.append(e.seq)
+        return append_alone(e, node_id)
+
+    monkeypatch.setattr(leases, "_append_alone", counted)
+    assert leases.append_many(batch[:4], "a") == [None] * 4
+    assert alone == []
+    assert leases.append_many(batch, "a") == [None] * 6  # four in the log, two new
+    assert alone == [4, 5] and [seq for seq, _, _ in leases.writers_of("w1")] == list(range(6))
+    changed = [FencedEvent("w1", 0, 0, '{"seat": 9}', 1), FencedEvent("w1", 6, 0, "{}", 1)]
+    answers = leases.append_many(changed, "a")  # the same number with another action is refused
+    assert answers[0] is not None and answers[1] is None
+
+
 def test_a_log_from_before_the_writer_columns_is_upgraded_and_read(pg: tuple[str, str]) -> None:
     url, prefix = pg
     store = Store(url, prefix=prefix)

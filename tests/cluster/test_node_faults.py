@@ -21,7 +21,7 @@ from starlette.types import Message
 from tapete.server import create_app
 from tapete.server.cluster import httproute
 from tapete.server.cluster.bus import Bus
-from tapete.server.cluster.node import ClusterNode, ClusterSettings
+from tapete.server.cluster.node import HELLO_SECONDS, TAKE_WAIT_SECONDS, ClusterNode, ClusterSettings
 from tapete.server.limits import Limits
 from tapete.server.messages import explain
 
@@ -74,11 +74,14 @@ def nodes(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Nodes]:
         yield n
 
 
+@pytest.mark.parametrize("rebuild_seconds", [1.0, 3.0])
 def test_a_hello_forwarded_during_a_takeover_waits_for_the_table(
-    nodes: Nodes, rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+    rebuild_seconds: float, nodes: Nodes, rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A socket's node forwards ``hello`` to the node taking the table over while it is still
-    rebuilding it: the owner answers once the table is rebuilt, not with ``no_table``."""
+    rebuilding it: the owner answers once the table is rebuilt, not with ``no_table``; a
+    rebuild that takes longer than the forwarding node waits is answered ``gone`` in time
+    (that node closes the socket, whose client says hello again)."""
     a, c = nodes.start("a"), nodes.start("c")
     t = new_table(a)
     tid, token = t["table"], t["seats"][0]["token"]
@@ -87,7 +90,7 @@ def test_a_hello_forwarded_during_a_takeover_waits_for_the_table(
 
     async def slow_rebuild(table_id: str, record: bytes) -> Any:
         rebuilding.set()
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(rebuild_seconds)
         return await rebuild(table_id, record)
 
     monkeypatch.setattr(hub_c, "rebuild", slow_rebuild)
@@ -96,22 +99,27 @@ def test_a_hello_forwarded_during_a_takeover_waits_for_the_table(
     a.portal.call(ticker.cancel)  # type: ignore[union-attr]  # a hangs: its lease runs out
     assert rebuilding.wait(15), "node c did not take the table over"
 
-    async def forwarded_hello() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def forwarded_hello() -> tuple[dict[str, Any], list[dict[str, Any]], float]:
         outs: list[dict[str, Any]] = []
         b = Bus(rd[0], rd[1], "b")
         await b.start(lambda m: outs.append(json.loads(m["t"])) if m.get("k") == "out" else None)
         try:
             hello = json.dumps({"type": "hello", "table": tid, "token": token})
-            answer = await b.request("c", {"op": "hello", "cid": "s1", "text": hello}, 10.0)
+            began = time.monotonic()
+            answer = await b.request("c", {"op": "hello", "cid": "s1", "text": hello}, HELLO_SECONDS)
+            took = time.monotonic() - began
             await asyncio.sleep(0.3)
-            return answer, outs
+            return answer, outs, took
         finally:
             await b.stop()
 
-    answer, outs = asyncio.run(forwarded_hello())
-    assert answer["joined"] is True and answer["seat"] == 0
-    assert "welcome" in {m["type"] for m in outs} and "error" not in {m["type"] for m in outs}
-    assert node_of(c).epochs.get(tid) is not None
+    answer, outs, took = asyncio.run(forwarded_hello())
+    if rebuild_seconds < TAKE_WAIT_SECONDS:
+        assert answer["joined"] is True and answer["seat"] == 0
+        assert "welcome" in {m["type"] for m in outs} and "error" not in {m["type"] for m in outs}
+    else:
+        assert answer.get("gone") is True and outs == [] and took < HELLO_SECONDS
+    wait_until(lambda: node_of(c).epochs.get(tid) is not None and tid in hub_c.tables, 10)
 
 
 def test_a_socket_whose_bye_was_lost_is_forgotten_by_the_owner(nodes: Nodes, monkeypatch: pytest.MonkeyPatch) -> None:

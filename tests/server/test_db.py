@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -99,4 +100,18 @@ def test_postgresql_connections_give_up_on_a_vanished_server(pg_base: str) -> No
     given = parameters(pg_base)
     assert {k: given.get(k) for k in PG_CONNECT_ARGS} == {k: str(v) for k, v in PG_CONNECT_ARGS.items()}
     joiner = "&" if "?" in pg_base else "?"
-    assert parameters(f"{pg_base}{joiner}keepalives_idle=60")["keepalives_idle"] == "60"
+    own = f"{pg_base}{joiner}keepalives_idle=60&connect_timeout=3"
+    assert parameters(own)["keepalives_idle"] == "60"
+
+    async def loop_connection() -> int:  # libpq's settings are kept from the loop's asyncpg connection
+        store = Store(own)
+        try:
+            conn = await store.open_async_connection()
+            try:
+                return int(await conn.fetchval("SELECT 1"))
+            finally:
+                await conn.close()
+        finally:
+            store.dispose()
+
+    assert asyncio.run(loop_connection()) == 1

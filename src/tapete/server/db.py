@@ -312,7 +312,9 @@ class Store:
         leases' key (180 leases), and the gap grows with the table (docs/performance.md)."""
         import asyncpg
 
-        url = sa.engine.make_url(self.url).set(drivername="postgresql")
+        # libpq's own settings (``PG_CONNECT_ARGS``) are not asyncpg's: asyncpg would send them to the
+        # server as run-time settings, which it refuses
+        url = sa.engine.make_url(self.url).set(drivername="postgresql").difference_update_query(PG_CONNECT_ARGS)
         settings = {**LOG_CONNECTION_SETTINGS, "statement_timeout": str(max(1, round(timeout * 1000)))}
         return await asyncpg.connect(
             url.render_as_string(hide_password=False),

@@ -121,8 +121,9 @@ def default_worker_name() -> str:
 def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | None = None) -> int:
     """Answer decisions from the stream until interrupted (or for ``stop_after`` seconds); jobs answered.
 
-    Redis must answer at the start. Afterwards a lost connection, or a Redis that lost the
-    stream or its consumer group, is waited out: the worker tries again, pausing
+    Redis must answer at the start. Afterwards a lost connection, a Redis that lost the
+    stream or its consumer group, or one that cannot take writes for a while (a replica during
+    a failover, out of memory, a cluster that is down) is waited out: the worker tries again, pausing
     ``RETRY_FIRST`` seconds and twice as long each time up to ``RETRY_MAX``, creates the
     group again and goes on. A command unanswered for 10 s counts as a lost connection.
     """
@@ -171,7 +172,17 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                 redis.exceptions.TimeoutError,
                 redis.exceptions.ResponseError,
             ) as err:
-                if isinstance(err, redis.exceptions.ResponseError) and not str(err).startswith(GROUP_GONE):
+                passing = (
+                    redis.exceptions.ReadOnlyError,  # a replica during a failover
+                    redis.exceptions.OutOfMemoryError,
+                    redis.exceptions.ClusterDownError,  # MASTERDOWN among them
+                    redis.exceptions.TryAgainError,
+                )
+                if (
+                    isinstance(err, redis.exceptions.ResponseError)
+                    and not isinstance(err, passing)
+                    and not str(err).startswith(GROUP_GONE)
+                ):
                     raise
                 if not pause:
                     log.warning(

@@ -3,7 +3,8 @@
 Every node subscribes to its own channel (``{prefix}node:{node_id}``) and to nothing
 else, so a message reaches exactly the node it is addressed to. Messages are JSON
 objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the same
-``id``), ``rep``, and whatever the node defines (``out``, ``close``, ``bye``).
+``id``), ``rep``, ``gap`` (see below), and whatever the node defines (``out``, ``close``,
+``bye``, ``links``).
 
 One task publishes, in the order messages were queued, through one connection (batched
 in a pipeline), so the messages a node sends another arrive in the order it sent them.
@@ -11,12 +12,16 @@ Pub/sub delivers at most once: a node that is away loses what was sent to it, wh
 why a socket whose owner cannot be reached is closed and reconnects to a full view. So that a
 loss is noticed, every message carries its sender (``_s``) and its number in what that sender
 has sent this node (``_q``, from 1): a number skipped tells the receiver that messages from
-that sender were lost (a batch Redis refused, a full queue), and it calls ``on_gap`` with the
-sender's name. The inbox's connection is checked by a ``PING`` whenever it has been quiet for
-``PING_AFTER`` seconds; with no answer in ``DEAD_AFTER`` the node subscribes again on a new
-connection and calls ``on_gap`` with ``None`` (anything may have been lost). Commands time out
-after ``COMMAND_SECONDS``, so a Redis that stops answering fails the batch being published
-rather than holding the publisher, and at most ``MAX_QUEUED`` messages wait to be published.
+that sender were lost (a batch Redis refused, a full queue, an inbox away; a first message
+numbered above 1 says the same), and it calls
+``on_gap`` with the sender's name, fails its own requests waiting on that sender (their replies
+may be among the lost) and sends the sender a ``gap``, on which the sender fails its requests
+waiting on the receiver (the requests may be among the lost). The inbox's connection is
+checked by a ``PING`` whenever it has been quiet for ``PING_AFTER`` seconds; with no answer in
+``DEAD_AFTER`` the node subscribes again on a new connection, and the numbering of the
+messages that come next tells whose were lost meanwhile. Commands time out after
+``COMMAND_SECONDS``, so a Redis that stops answering fails the batch being published rather
+than holding the publisher, and at most ``MAX_QUEUED`` messages wait to be published.
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ from tapete.server.jsoncodec import dumps, loads
 log = logging.getLogger("tapete.server")
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
-GapHandler = Callable[[str | None], None]
-"""Called with the sender whose messages were lost, or ``None`` when any may have been."""
+GapHandler = Callable[[str], None]
+"""Called with the name of the node whose messages to this one were lost."""
 
 SENDER: Final = "_s"
 """The key of a message's sender."""
@@ -74,6 +79,8 @@ class Bus:
         )
         self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(MAX_QUEUED)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._asked: dict[str, str] = {}
+        """The node each waiting request went to (requests to a node, not to a worker's stream)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._handler: Handler | None = None
         self._subscribed = asyncio.Event()
@@ -90,9 +97,7 @@ class Bus:
     async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
         """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.
 
-        ``on_gap`` is called when messages to this node were lost: with their sender's name
-        when its numbering skipped, with ``None`` when the inbox was subscribed again after a
-        failure (what was sent meanwhile is lost).
+        ``on_gap`` is called with a node's name when messages from it to this node were lost.
         """
         self._handler = handler
         self._on_gap = on_gap
@@ -113,8 +118,9 @@ class Bus:
     # --- sending ------------------------------------------------------------------------
     def publish(self, node_id: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``node_id`` (never blocks; sent in order, or dropped when the queue is full)."""
-        number = self._sent[node_id] = self._sent.get(node_id, 0) + 1
+        number = self._sent.get(node_id, 0) + 1
         data = dumps({**message, SENDER: self.node_id, NUMBER: number})
+        self._sent[node_id] = number
         try:
             self._out.put_nowait((channel(self.prefix, node_id), data))
         except asyncio.QueueFull:
@@ -140,9 +146,17 @@ class Bus:
 
     def abandon(self, rid: str) -> None:
         """Stop waiting for the reply to request ``rid`` (one that could not be sent)."""
+        self._asked.pop(rid, None)
         fut = self._waiting.pop(rid, None)
         if fut is not None and not fut.done():
             fut.cancel()
+
+    def _fail_requests_to(self, node_id: str) -> None:
+        """Requests waiting on ``node_id`` get ``BusTimeout`` now (a request or its reply was lost)."""
+        for rid in [r for r, n in self._asked.items() if n == node_id]:
+            fut = self._waiting.get(rid)
+            if fut is not None and not fut.done():
+                fut.set_exception(BusTimeout(rid))
 
     async def wait_reply(
         self,
@@ -168,6 +182,7 @@ class Bus:
                     raise BusTimeout(rid)
         finally:
             self._waiting.pop(rid, None)
+            self._asked.pop(rid, None)
             if not fut.done():
                 fut.cancel()
 
@@ -181,6 +196,7 @@ class Bus:
     ) -> dict[str, Any]:
         """Send a request to ``node_id`` and wait for its reply (see :meth:`wait_reply`)."""
         rid, fut = self.expect()
+        self._asked[rid] = node_id
         self.publish(node_id, {**message, "k": "req", "id": rid, "from": self.node_id})
         return await self.wait_reply(rid, fut, timeout, still, every)
 
@@ -210,9 +226,6 @@ class Bus:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(channel(self.prefix, self.node_id))
-                if self._subscribed.is_set():
-                    self._heard.clear()  # every sender's numbering is picked up afresh
-                    self._lost(None)
                 self._subscribed.set()
                 heard = pinged = loop.time()
                 while True:
@@ -236,27 +249,35 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), COMMAND_SECONDS)
 
-    def _lost(self, sender: str | None) -> None:
+    def _lost(self, sender: str) -> None:
+        """Messages from ``sender`` were lost: fail what waits on it, tell it, tell the node."""
         self.gaps += 1
+        self._fail_requests_to(sender)
+        self.publish(sender, {"k": "gap"})
         if self._on_gap is not None:
             try:
                 self._on_gap(sender)
             except Exception:
                 log.exception("bus: handling lost messages failed")
 
-    def _numbered(self, message: dict[str, Any]) -> None:
-        """Note the message's number; a number skipped means its sender's messages were lost."""
+    def _numbered(self, message: dict[str, Any]) -> str | None:
+        """Note the message's number (a number skipped means its sender's messages were lost); its sender."""
         sender, number = message.pop(SENDER, None), message.pop(NUMBER, None)
         if not isinstance(sender, str) or not isinstance(number, int):
-            return
-        last = self._heard.get(sender)
+            return None
+        last = self._heard.get(sender, 0)
         self._heard[sender] = number
-        if last is not None and number != last + 1 and number != 1:  # 1: the sender started again
+        if number != last + 1 and number != 1:  # 1: the sender started again
             log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
             self._lost(sender)
+        return sender
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
-        self._numbered(message)
+        sender = self._numbered(message)
+        if message.get("k") == "gap":
+            if sender is not None:
+                self._fail_requests_to(sender)  # what this node asked of the sender may be lost
+            return
         if message.get("k") == "rep":
             fut = self._waiting.get(str(message.get("id")))
             if fut is not None and not fut.done():

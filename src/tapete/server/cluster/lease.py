@@ -19,7 +19,7 @@ through its table's lease: so the log's tables are checked once a lease, not onc
 and a cluster's ``events`` keep no foreign key of their own.
 
 A fenced write on the event loop's connection (``append_many_async``) is given up after
-``Leases.write_seconds`` (a third of a lease by default), by the loop and by the server
+``Leases.write_seconds`` (half a lease by default), by the loop and by the server
 (``statement_timeout``): a write stuck on a database that failed over, or on a connection that
 died without a word, neither holds its tables' lease rows (and their renewal) until the leases run
 out nor stops the node's later writes.
@@ -99,7 +99,7 @@ class Leases:
         self.store = store
         self.engine = store.engine
         self.lease_seconds = lease_seconds
-        self.write_seconds = lease_seconds / 3 if write_seconds is None else write_seconds
+        self.write_seconds = lease_seconds / 2 if write_seconds is None else write_seconds
         """Seconds a fenced write on the event loop may take (and its connection's opening): well
         within a lease, so that a stuck write gives its lease rows up long before they expire."""
         p = store.prefix
@@ -191,8 +191,9 @@ class Leases:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s)"
             ),
             "finish": store._finish_sql,
-            "logged": (
-                f"SELECT hand, action, writer_node, writer_epoch FROM {events} WHERE table_id = %s AND seq = %s"
+            "logged_many": (
+                f"SELECT table_id, seq, hand, action, writer_node, writer_epoch FROM {events} "
+                "WHERE (table_id, seq) IN (SELECT * FROM unnest(%s::text[], %s::int[]))"
             ),
         }
         """``append_many``'s statements in the driver's own form (``%s`` parameters)."""
@@ -384,8 +385,10 @@ class Leases:
         longer holds that epoch) or the error that kept it out of the log. Lease rows are
         locked in one order (as ``renew`` does), so the two never deadlock. When the batch
         fails as a whole, each event is written alone, so that one bad event fails alone.
-        The batch goes through the driver on a connection kept for these writes (the
-        statements of a batch in one round trip, no pool check-out or ping per batch).
+        Events the log already holds as they are (an earlier commit of the batch whose answer
+        was lost, such as one given up on the event loop) are found first, in one statement,
+        and acknowledged. The batch goes through the driver on a connection kept for these
+        writes (the statements of a batch in one round trip, no pool check-out or ping per batch).
         """
         try:
             with self._writer_lock:
@@ -395,13 +398,13 @@ class Leases:
                 if self._already_logged(events[0], node_id):
                     return [None]
                 raise
-            return [self._append_alone(e, node_id) for e in events]
+            logged = self._logged_of(events, node_id)
+            return [None if i in logged else self._append_alone(e, node_id) for i, e in enumerate(events)]
         return _answers(events, held)
 
-    def _already_logged(self, e: FencedEvent, node_id: str) -> bool:
-        """Whether the log holds ``e`` as it is, written by ``node_id`` at ``e``'s epoch, though
-        writing it failed: an earlier commit of it whose answer was lost (a connection that
-        dropped after the database committed), so it is acknowledged rather than refused."""
+    def _logged_of(self, events: list[FencedEvent], node_id: str) -> set[int]:
+        """The positions in ``events`` of those the log holds as they are, written by ``node_id`` at
+        their epochs (see :meth:`_already_logged`); none when the log cannot be read."""
         try:
             with self._writer_lock:
                 conn = self._writer
@@ -409,15 +412,24 @@ class Leases:
                     conn = self._writer = self.engine.raw_connection()
                 cur = conn.cursor()
                 try:
-                    cur.execute(self._raw["logged"], (e.table_id, e.seq))
-                    found = cur.fetchone()
+                    cur.execute(self._raw["logged_many"], ([e.table_id for e in events], [e.seq for e in events]))
+                    rows = cur.fetchall()
                 finally:
                     cur.close()
                     conn.rollback()
         except Exception:
             self.close()
-            return False
-        return found is not None and tuple(found) == (e.hand, e.action, node_id, e.epoch)
+            return set()
+        found = {(str(r[0]), int(r[1])): tuple(r[2:]) for r in rows}
+        return {
+            i for i, e in enumerate(events) if found.get((e.table_id, e.seq)) == (e.hand, e.action, node_id, e.epoch)
+        }
+
+    def _already_logged(self, e: FencedEvent, node_id: str) -> bool:
+        """Whether the log holds ``e`` as it is, written by ``node_id`` at ``e``'s epoch, though
+        writing it failed: an earlier commit of it whose answer was lost (a connection that
+        dropped after the database committed), so it is acknowledged rather than refused."""
+        return 0 in self._logged_of([e], node_id)
 
     async def append_many_async(
         self, conn: Any, events: list[FencedEvent], node_id: str, *, timeout: float | None = None

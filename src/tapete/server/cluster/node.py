@@ -17,8 +17,8 @@ with no live owner takes the table here. A socket that cannot reach its table's 
 1012 (so is one whose table's lease changes hands, which ``tick`` sees within half a
 second); its client reconnects to any node, says ``hello`` and gets the full current view.
 A ``hello`` that arrives while this node rebuilds the table waits for it; one for a table
-this node does not hold is answered ``gone``. When the bus says messages were lost, the
-sockets they concern are closed the same way.
+this node does not hold is answered ``gone``. When the bus says messages from a node were
+lost, the sockets they concern are closed the same way.
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ HELLO_SECONDS: Final = 3.0
 REQUEST_SECONDS: Final = 15.0
 """How long a later forwarded message waits (a hint may take a while; an owner's death is
 noticed sooner by its lease, which closes the socket)."""
+TAKE_WAIT_SECONDS: Final = HELLO_SECONDS - 1.0
+"""How long a forwarded ``hello`` waits here for its table to be rebuilt (less than its node waits
+for the answer); then it is answered ``gone`` and the socket reconnects."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
 
@@ -293,11 +296,13 @@ class ClusterNode:
             return None
         return owner.node_id if await self.hub.db(self.leases.status, table_id) == "open" else None
 
-    async def settled(self, table_id: str) -> None:
-        """Wait while this node takes ``table_id`` over (rebuilds it from the log), if it is doing so."""
+    async def settled(self, table_id: str, within: float | None = None) -> None:
+        """Wait while this node takes ``table_id`` over (rebuilds it from the log), if it is doing so
+        (for at most ``within`` seconds, if given)."""
         pending = self._taking.get(table_id)
         if pending is not None:
-            await asyncio.shield(pending)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(pending), within)
 
     def socket_closed(self, conn: Connection) -> None:
         cid = self._conn_ids.pop(conn, None)
@@ -328,14 +333,14 @@ class ClusterNode:
             self._unlink(cid, close=True)
         return answer
 
-    def _lost_messages(self, sender: str | None) -> None:
-        """Messages from ``sender`` (``None``: from anyone) were lost: the sockets joined to its
-        tables reconnect to a full view, and its sockets joined here are closed (they may have
-        missed a state, or their node a reply)."""
+    def _lost_messages(self, sender: str) -> None:
+        """Messages from ``sender`` were lost: the sockets joined to its tables reconnect to a full
+        view, and its sockets joined here are closed (they may have missed a state, or their
+        node a reply)."""
         for cid, link in list(self.links.items()):
-            if sender is None or link.owner == sender:
+            if link.owner == sender:
                 self._unlink(cid, close=True)
-        for key in [k for k in self.remotes if sender is None or k[0] == sender]:
+        for key in [k for k in self.remotes if k[0] == sender]:
             self._detach(key, close=True)
 
     def _unlink(self, cid: str, *, close: bool) -> None:
@@ -399,7 +404,7 @@ class ClusterNode:
             if m.get("op") == "hello":
                 table_id = hello_table(str(m["text"]))
                 if table_id is not None:
-                    await self.settled(table_id)
+                    await self.settled(table_id, TAKE_WAIT_SECONDS)
                     table = self.hub.tables.get(table_id)
                     if table is None or table.closed:  # not here (any more): its node asks again
                         self.bus.reply(m, {"gone": True})
