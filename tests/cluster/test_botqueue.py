@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -12,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -73,6 +75,37 @@ def worker_thread(url: str, prefix: str, seconds: float, served: list[int]) -> t
     t = threading.Thread(target=lambda: served.append(serve_decisions(url, prefix, "w1", stop_after=seconds)))
     t.start()
     return t
+
+
+@dataclass
+class Working:
+    """A worker answering in a thread, and node ``n1``'s inbox, where its replies arrive."""
+
+    r: Any
+    inbox: Any
+    stream: str
+    worker: threading.Thread
+    served: list[int]
+    """How many jobs the worker answered, once it stopped."""
+
+
+@contextlib.contextmanager
+def working(rd: tuple[str, str], seconds: float) -> Iterator[Working]:
+    """A worker answering for ``seconds``, with ``n1``'s inbox open to read its replies."""
+    import redis
+
+    url, prefix = rd
+    r = redis.Redis.from_url(url)
+    inbox: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    inbox.subscribe(channel(prefix, "n1"))
+    served: list[int] = []
+    w = Working(r, inbox, stream_name(prefix), worker_thread(url, prefix, seconds, served), served)
+    try:
+        yield w
+    finally:
+        w.worker.join(5)
+        inbox.close()
+        r.close()
 
 
 def test_a_decision_that_cannot_be_sent_leaves_no_request_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,65 +197,40 @@ def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str])
 def test_a_worker_goes_on_when_redis_loses_the_stream_or_its_group(
     rd: tuple[str, str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    import redis
-
     caplog.set_level(logging.WARNING, logger="tapete.server")
-    url, prefix = rd
-    r = redis.Redis.from_url(url)
-    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(channel(prefix, "n1"))
-    stream = stream_name(prefix)
-    served: list[int] = []
-    worker = worker_thread(url, prefix, 3.0, served)
-    try:
+    with working(rd, 3.0) as w:
+        r, stream = w.r, w.stream
         jobs = [job("r1", 3), job("r2", 4), job("r3", 5)]
         r.xadd(stream, {"job": json.dumps(jobs[0])})
-        assert set(replies(pubsub, 1, 3.0)) == {"r1"}
+        assert set(replies(w.inbox, 1, 3.0)) == {"r1"}
         settled(r, stream)
         r.delete(stream)  # a Redis that lost its data: the stream and its group are gone
         r.xadd(stream, {"job": json.dumps(jobs[1])})  # a node asks at once (the stream comes back, no group)
-        assert set(replies(pubsub, 1, 2.0)) == {"r2"}
+        assert set(replies(w.inbox, 1, 2.0)) == {"r2"}
         settled(r, stream)
         r.xgroup_destroy(stream, GROUP)  # the group alone is gone
         r.xadd(stream, {"job": json.dumps(jobs[2])})
-        got = replies(pubsub, 1, 2.0)
+        got = replies(w.inbox, 1, 2.0)
         assert set(got) == {"r3"} and got["r3"]["action"] == decide(jobs[2]["args"], b"")[0]
-        worker.join(5)
-        assert served == [3]
+        w.worker.join(5)
+        assert w.served == [3]
         messages = [rec.getMessage() for rec in caplog.records]
         assert sum("Redis failed" in m for m in messages) == 2  # once an outage
         assert sum("Redis answers again" in m for m in messages) == 2
-    finally:
-        worker.join(5)
-        pubsub.close()
-        r.close()
 
 
 def test_a_worker_drops_an_entry_that_is_not_a_job(rd: tuple[str, str], caplog: pytest.LogCaptureFixture) -> None:
     """Whatever else lands on the stream (no job, not JSON, a job without its fields) is
     acknowledged and dropped with a warning; the worker goes on with the next job."""
-    import redis
-
     caplog.set_level(logging.WARNING, logger="tapete.server")
-    url, prefix = rd
-    r = redis.Redis.from_url(url)
-    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(channel(prefix, "n1"))
-    stream = stream_name(prefix)
-    served: list[int] = []
-    worker = worker_thread(url, prefix, 2.0, served)
-    try:
+    with working(rd, 2.0) as w:
         for fields in ({"other": "x"}, {"job": "{not json"}, {"job": json.dumps({"id": "r0", "node": "n1"})}):
-            r.xadd(stream, fields)  # type: ignore[arg-type]
-        r.xadd(stream, {"job": json.dumps(job("r1", 3))})
-        assert set(replies(pubsub, 1, 3.0)) == {"r1"}
-        worker.join(5)
-        assert served == [1] and r.xlen(stream) == 0
+            w.r.xadd(w.stream, fields)
+        w.r.xadd(w.stream, {"job": json.dumps(job("r1", 3))})
+        assert set(replies(w.inbox, 1, 3.0)) == {"r1"}
+        w.worker.join(5)
+        assert w.served == [1] and w.r.xlen(w.stream) == 0
         assert sum("is not a job" in rec.getMessage() for rec in caplog.records) == 3
-    finally:
-        worker.join(5)
-        pubsub.close()
-        r.close()
 
 
 @pytest.mark.parametrize(
@@ -242,9 +250,7 @@ def test_a_worker_waits_out_a_lost_connection(
 
     kind, _, text = failure.partition(":")
     error = getattr(redis.exceptions, kind)
-
     caplog.set_level(logging.WARNING, logger="tapete.server")
-    url, prefix = rd
     real = redis.Redis.xautoclaim
     calls: list[float] = []
 
@@ -255,27 +261,18 @@ def test_a_worker_waits_out_a_lost_connection(
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(redis.Redis, "xautoclaim", flaky)
-    r = redis.Redis.from_url(url)
-    pubsub: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(channel(prefix, "n1"))
-    served: list[int] = []
-    worker = worker_thread(url, prefix, 2.5, served)
-    try:
+    with working(rd, 2.5) as w:
         j = job("r1", 3)
-        r.xadd(stream_name(prefix), {"job": json.dumps(j)})
-        got = replies(pubsub, 1, 3.0)
+        w.r.xadd(w.stream, {"job": json.dumps(j)})
+        got = replies(w.inbox, 1, 3.0)
         assert set(got) == {"r1"} and got["r1"]["action"] == decide(j["args"], b"")[0]
         pauses = [b - a for a, b in itertools.pairwise(calls[:4])]
         assert all(p >= least for p, least in zip(pauses, (0.19, 0.39, 0.79), strict=True)), pauses  # backing off
-        worker.join(5)
-        assert served == [1]
+        w.worker.join(5)
+        assert w.served == [1]
         messages = [rec.getMessage() for rec in caplog.records]
         assert sum("Redis failed" in m for m in messages) == 1  # once for the whole outage
         assert sum("Redis answers again" in m for m in messages) == 1
-    finally:
-        worker.join(5)
-        pubsub.close()
-        r.close()
 
 
 def test_a_worker_stops_on_time_while_redis_is_down(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
