@@ -8,9 +8,10 @@ long as the owner lives and holds the table (every ``OWNER_CHECK_SECONDS``), up 
 ``FORWARD_SECONDS``; when the owner died or gave the table up meanwhile the call is answered
 here (this node may take the table over), and when the owner is there but silent it is
 refused as ``busy`` (503). A call on a table this node is taking over waits for it. The body
-is read here under the API's own limits (``MAX_API_BODY``, ``Limits.body_seconds``). ``GET /api/tables`` answers
-this node's open tables together with every other live node's. A call that came from
-another node (header ``x-tapete-forwarded``) is always answered where it arrives.
+is read here under the API's own limits (``MAX_API_BODY``, ``Limits.body_seconds``).
+``GET /api/tables`` answers this node's open tables together with every other live node's. A
+call that came from another node (header ``x-tapete-forwarded``) is always answered where it
+arrives.
 """
 
 from __future__ import annotations
