@@ -432,7 +432,7 @@ class _UnreachableStore(Store):
 
     attempts = 0
 
-    async def open_async_connection(self) -> Any:
+    async def open_async_connection(self, *, timeout: float = 5.0) -> Any:
         self.attempts += 1
         raise OSError("connection refused")
 

@@ -431,11 +431,15 @@ class Store:
 
     def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
         with self.engine.begin() as c:
-            c.execute(
-                self.seats.update()
-                .where(self.seats.c.table_id == table_id, self.seats.c.seat == seat)
-                .values(level=level, bot_override=override)
-            )
+            c.execute(self.bot_override_update(table_id, seat, level, override))
+
+    def bot_override_update(self, table_id: str, seat: int, level: str | None, override: bool) -> sa.Update:
+        """The statement that marks a human seat as played by a bot of ``level`` (or no longer)."""
+        return (
+            self.seats.update()
+            .where(self.seats.c.table_id == table_id, self.seats.c.seat == seat)
+            .values(level=level, bot_override=override)
+        )
 
     # --- reads ----------------------------------------------------------------------
     def load_open_tables(self) -> list[TableRow]:

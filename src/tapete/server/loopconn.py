@@ -26,11 +26,11 @@ RECONNECT_AFTER: Final = 5.0
 class LoopConnection:
     """One asynchronous connection of the event loop's, opened on demand."""
 
-    def __init__(self, store: Store, *, retry_after: float = RECONNECT_AFTER, timeout: float | None = None) -> None:
+    def __init__(self, store: Store, *, retry_after: float = RECONNECT_AFTER, timeout: float = LOG_TIMEOUT) -> None:
         self.store = store
         self.retry_after = retry_after
         self.timeout = timeout
-        """Seconds an opening or a statement may take (``None``: the store's own, ``LOG_TIMEOUT``)."""
+        """Seconds an opening, a statement or the closing may take."""
         self.conn: Any = None
         """The open connection, if any."""
         self._again_at = 0.0
@@ -44,10 +44,7 @@ class LoopConnection:
         if loop.time() < self._again_at:
             return None
         try:
-            if self.timeout is None:
-                self.conn = await self.store.open_async_connection()
-            else:
-                self.conn = await self.store.open_async_connection(timeout=self.timeout)
+            self.conn = await self.store.open_async_connection(timeout=self.timeout)
         except Exception as exc:
             self._again_at = loop.time() + self.retry_after
             log.warning(
@@ -73,7 +70,7 @@ class LoopConnection:
         conn, self.conn = self.conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
-                await conn.close(timeout=LOG_TIMEOUT if self.timeout is None else self.timeout)
+                await conn.close(timeout=self.timeout)
 
 
 __all__ = ["RECONNECT_AFTER", "LoopConnection"]

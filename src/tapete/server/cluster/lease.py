@@ -530,12 +530,7 @@ class Leases:
         with self.engine.begin() as c:
             if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
                 raise LeaseLost(table_id)
-            seats = self.store.seats
-            c.execute(
-                seats.update()
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(level=level, bot_override=override)
-            )
+            c.execute(self.store.bot_override_update(table_id, seat, level, override))
 
     def writers_of(self, table_id: str) -> list[tuple[int, str, int]]:
         """``(seq, node_id, epoch)`` of every event of a table written by a lease holder, in order."""
