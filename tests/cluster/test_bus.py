@@ -214,6 +214,7 @@ def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], mon
 
         await x.start(lambda m: None)
         await y.start(on_y)
+        pipeline_y = y.redis.pipeline
         try:
             began = asyncio.get_running_loop().time()
             with pytest.raises(BusTimeout):
@@ -232,6 +233,15 @@ def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], mon
                 await asyncio.wait_for(asked, 5)
             assert asyncio.get_running_loop().time() - began < 3
             assert (await x.request("y", {}, 5.0))["n"] == 2  # and the bus goes on
+            # a reply that is itself the first message after a loss still answers its request
+            monkeypatch.setattr(y.redis, "pipeline", refused)
+            y.publish("x", {"k": "out"})  # lost
+            await asyncio.sleep(0.1)
+            monkeypatch.setattr(y.redis, "pipeline", pipeline_y)
+            await asyncio.sleep(0.3)
+            gaps_before = x.gaps
+            assert (await x.request("y", {}, 5.0))["n"] == 2
+            assert x.gaps == gaps_before + 1
             assert x._waiting == {} and x._asked == {}
         finally:
             await x.stop()

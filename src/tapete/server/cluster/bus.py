@@ -13,10 +13,10 @@ why a socket whose owner cannot be reached is closed and reconnects to a full vi
 loss is noticed, every message carries its sender (``_s``) and its number in what that sender
 has sent this node (``_q``, from 1): a number skipped tells the receiver that messages from
 that sender were lost (a batch Redis refused, a full queue, an inbox away; a first message
-numbered above 1 says the same), and it calls
-``on_gap`` with the sender's name, fails its own requests waiting on that sender (their replies
-may be among the lost) and sends the sender a ``gap``, on which the sender fails its requests
-waiting on the receiver (the requests may be among the lost). The inbox's connection is
+numbered above 1 says the same). Once it has handled the message that shows the gap, the
+receiver calls ``on_gap`` with the sender's name, fails its own requests still waiting on that
+sender (their replies may be among the lost) and sends the sender a ``gap``, on which the sender
+fails its requests waiting on the receiver (the requests may be among the lost). The inbox's connection is
 checked by a ``PING`` whenever it has been quiet for ``PING_AFTER`` seconds; with no answer in
 ``DEAD_AFTER`` the node subscribes again on a new connection, and the numbering of the
 messages that come next tells whose were lost meanwhile. Commands time out after
@@ -108,11 +108,17 @@ class Bus:
         await asyncio.wait_for(self._subscribed.wait(), 10)
 
     async def stop(self) -> None:
+        """End the publisher and the inbox (within ``COMMAND_SECONDS``), then close the connections."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + COMMAND_SECONDS
+        pending = {t for t in self._tasks if not t.done()}
+        while pending and loop.time() < until:
+            for t in pending:
+                t.cancel()  # again each round: redis-py can swallow a cancellation mid-command
+            _, pending = await asyncio.wait(pending, timeout=0.1)
         for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+            if t.done() and not t.cancelled():
+                t.exception()  # retrieved: a task that failed as it stopped is not reported later
         await self.redis.aclose()
 
     # --- sending ------------------------------------------------------------------------
@@ -260,20 +266,27 @@ class Bus:
             except Exception:
                 log.exception("bus: handling lost messages failed")
 
-    def _numbered(self, message: dict[str, Any]) -> str | None:
-        """Note the message's number (a number skipped means its sender's messages were lost); its sender."""
+    def _numbered(self, message: dict[str, Any]) -> tuple[str | None, bool]:
+        """The message's sender, and whether its number says that messages before it were lost."""
         sender, number = message.pop(SENDER, None), message.pop(NUMBER, None)
         if not isinstance(sender, str) or not isinstance(number, int):
-            return None
+            return None, False
         last = self._heard.get(sender, 0)
         self._heard[sender] = number
         if number != last + 1 and number != 1:  # 1: the sender started again
             log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
-            self._lost(sender)
-        return sender
+            return sender, True
+        return sender, False
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
-        sender = self._numbered(message)
+        sender, skipped = self._numbered(message)
+        try:
+            await self._handle(message, sender)
+        finally:
+            if skipped and sender is not None:  # after the message itself (a reply still answers)
+                self._lost(sender)
+
+    async def _handle(self, message: dict[str, Any], sender: str | None) -> None:
         if message.get("k") == "gap":
             if sender is not None:
                 self._fail_requests_to(sender)  # what this node asked of the sender may be lost
