@@ -83,7 +83,7 @@ def test_a_log_made_with_the_old_unique_constraint_still_works(db: tuple[str, st
         store.dispose()
 
 
-def test_postgresql_connections_give_up_on_a_vanished_server(pg_base: str) -> None:
+def test_postgresql_connections_carry_keepalives_and_a_send_timeout(pg_base: str) -> None:
     """The database threads' connections carry keepalives and a send timeout (``PG_CONNECT_ARGS``),
     unless the URL gives its own."""
     from tapete.server.db import PG_CONNECT_ARGS
