@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from tapete.server.cluster.lease import FencedEvent, LeaseLost, Leases
-from tapete.server.db import SeatRow, Store, TableRow
+from tapete.server.db import PG_SESSION_SETTINGS, SeatRow, Store, TableRow
 
 LEASE = 1.0
 """Seconds of the leases these tests take (short, so that they expire during a test)."""
@@ -101,6 +102,34 @@ def test_an_append_in_flight_finishes_before_a_takeover(leases: Leases) -> None:
     assert claim.result(5) == 2
     row = leases.load_open_table("t3")
     assert row is not None and [seq for seq, _, _ in row.events] == [0]
+
+
+def test_a_vanished_holders_open_transaction_does_not_keep_its_table(leases: Leases) -> None:
+    """A node whose machine vanished between two statements of a fenced write leaves its
+    transaction open and its lease row locked. The server ends that transaction
+    (``idle_in_transaction_session_timeout``, ``PG_SESSION_SETTINGS``), so another node takes the
+    table a few seconds after the lease ran out, and nothing of the unfinished write is in the log."""
+    idle = int(PG_SESSION_SETTINGS["idle_in_transaction_session_timeout"]) / 1000
+    add_table(leases.store, "v1")
+    assert leases.claim("v1", "a") == 1
+    vanished = leases.engine.raw_connection()  # a's writer, as ``_write_fenced`` uses it
+    cur = vanished.cursor()
+    cur.execute(leases._raw["fence_many"], ("a", ["v1"]))
+    cur.execute(leases._raw["events"], ("v1", 0, 0, "{}", 0.0, "a", 1))
+    started = time.monotonic()  # ... and then not a word more from a: no commit, no close
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            claim = pool.submit(leases.claim, "v1", "b")
+            try:
+                epoch = claim.result(idle + LEASE + 5)
+            finally:
+                with contextlib.suppress(Exception):
+                    vanished.close()  # frees the row if the server kept it (the claim can then end)
+    finally:
+        took = time.monotonic() - started
+    assert epoch == 2 and took < idle + LEASE + 1
+    assert leases.store.count_events("v1") == 0
+    assert leases.owners(["v1"])["v1"].node_id == "b"
 
 
 def held_by_a_and_b(leases: Leases, prefix: str) -> None:

@@ -85,33 +85,51 @@ def test_a_log_made_with_the_old_unique_constraint_still_works(db: tuple[str, st
 
 def test_postgresql_connections_carry_keepalives_and_a_send_timeout(pg_base: str) -> None:
     """The database threads' connections carry keepalives and a send timeout (``PG_CONNECT_ARGS``),
-    unless the URL gives its own."""
-    from tapete.server.db import PG_CONNECT_ARGS
+    and every connection asks the server to give up on a client that vanished
+    (``PG_SESSION_SETTINGS``), unless the URL gives its own."""
+    from tapete.server.db import PG_CONNECT_ARGS, PG_SESSION_SETTINGS
 
-    def parameters(url: str) -> dict[str, str]:
+    def thread_side(url: str) -> tuple[dict[str, str], dict[str, str]]:
         store = Store(url)
         raw = store.engine.raw_connection()
         try:
-            return dict(raw.driver_connection.info.get_parameters())  # type: ignore[union-attr]
+            conn = raw.driver_connection
+            shown = {k: str(conn.execute(f"SHOW {k}").fetchone()[0]) for k in PG_SESSION_SETTINGS}  # type: ignore[union-attr]
+            return dict(conn.info.get_parameters()), shown  # type: ignore[union-attr]
         finally:
             raw.close()
             store.dispose()
 
-    given = parameters(pg_base)
-    assert {k: given.get(k) for k in PG_CONNECT_ARGS} == {k: str(v) for k, v in PG_CONNECT_ARGS.items()}
-    joiner = "&" if "?" in pg_base else "?"
-    own = f"{pg_base}{joiner}keepalives_idle=60&connect_timeout=3"
-    assert parameters(own)["keepalives_idle"] == "60"
-
-    async def loop_connection() -> int:  # libpq's settings are kept from the loop's asyncpg connection
-        store = Store(own)
-        try:
-            conn = await store.open_async_connection()
+    def loop_side(url: str) -> dict[str, str]:
+        async def show() -> dict[str, str]:
+            store = Store(url)
             try:
-                return int(await conn.fetchval("SELECT 1"))
+                conn = await store.open_async_connection()
+                try:
+                    return {k: str(await conn.fetchval(f"SHOW {k}")) for k in PG_SESSION_SETTINGS}
+                finally:
+                    await conn.close()
             finally:
-                await conn.close()
-        finally:
-            store.dispose()
+                store.dispose()
 
-    assert asyncio.run(loop_connection()) == 1
+        return asyncio.run(show())
+
+    ours = {
+        "idle_in_transaction_session_timeout": "5s",
+        "tcp_keepalives_idle": "10",
+        "tcp_keepalives_interval": "5",
+        "tcp_keepalives_count": "3",
+    }
+    given, shown = thread_side(pg_base)
+    assert {k: given.get(k) for k in PG_CONNECT_ARGS if k != "options"} == {
+        k: str(v) for k, v in PG_CONNECT_ARGS.items() if k != "options"
+    }
+    assert shown == ours and loop_side(pg_base) == ours
+    joiner = "&" if "?" in pg_base else "?"
+    own = (
+        f"{pg_base}{joiner}keepalives_idle=60&connect_timeout=3&options=-c%20idle_in_transaction_session_timeout%3D7000"
+    )
+    given, shown = thread_side(own)
+    assert given["keepalives_idle"] == "60"
+    assert shown["idle_in_transaction_session_timeout"] == "7s" and shown["tcp_keepalives_idle"] != "10"
+    assert loop_side(own) == shown  # libpq's settings are kept from the loop's asyncpg connection

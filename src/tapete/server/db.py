@@ -36,6 +36,19 @@ each commit, so an acknowledged action also survives a power cut, at the price o
 commit. ``TAPETE_SQLITE_SYNCHRONOUS`` chooses."""
 LOG_CONNECTION_SETTINGS: Final = {"enable_seqscan": "off"}
 """PostgreSQL settings of the event loop's log connection (:meth:`Store.open_async_connection`)."""
+PG_SESSION_SETTINGS: Final = {
+    "idle_in_transaction_session_timeout": "5000",
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "3",
+}
+"""PostgreSQL's own settings for every connection a ``Store`` opens, so that the server, too, gives
+up on a client that vanished without closing its connection (a machine that lost power or its
+route): a transaction left open between two statements ends after 5 s, and a connection that
+stops answering is dropped after about 25 s, its locks with it. Otherwise the rows such a
+transaction locked (a cluster's lease rows, locked by every renewal and fenced write) stay
+locked for as long as the server's system waits on a dead peer (two hours by default), and no
+other node could take those tables over."""
 PG_CONNECT_ARGS: Final = {
     "connect_timeout": 10,
     "keepalives": 1,
@@ -43,11 +56,12 @@ PG_CONNECT_ARGS: Final = {
     "keepalives_interval": 5,
     "keepalives_count": 3,
     "tcp_user_timeout": 30000,
+    "options": " ".join(f"-c {k}={v}" for k, v in PG_SESSION_SETTINGS.items()),
 }
 """libpq settings of the database threads' PostgreSQL connections, where the URL gives none of its
 own: a connection whose other end vanished without closing it (a failover, a lost route) fails
 within about half a minute, waiting for an answer or sending, instead of holding its thread for
-the system's default of a quarter of an hour."""
+the system's default of a quarter of an hour; ``options`` passes :data:`PG_SESSION_SETTINGS`."""
 LOG_TIMEOUT: Final = 5.0
 """Seconds the event loop waits for its log connection to open, or for a commit on it, before giving
 up (:meth:`Store.open_async_connection`, :meth:`Store.append_events_async`): after a failover or on
@@ -313,9 +327,15 @@ class Store:
         import asyncpg
 
         # libpq's own settings (``PG_CONNECT_ARGS``) are not asyncpg's: asyncpg would send them to the
-        # server as run-time settings, which it refuses
-        url = sa.engine.make_url(self.url).set(drivername="postgresql").difference_update_query(PG_CONNECT_ARGS)
-        settings = {**LOG_CONNECTION_SETTINGS, "statement_timeout": str(max(1, round(timeout * 1000)))}
+        # server as run-time settings, which it refuses; ``options`` it sends as libpq does
+        given = sa.engine.make_url(self.url)
+        libpq_only = [k for k in PG_CONNECT_ARGS if k != "options"]
+        url = given.set(drivername="postgresql").difference_update_query(libpq_only)
+        settings = {
+            **({} if "options" in given.query else PG_SESSION_SETTINGS),
+            **LOG_CONNECTION_SETTINGS,
+            "statement_timeout": str(max(1, round(timeout * 1000))),
+        }
         return await asyncpg.connect(
             url.render_as_string(hide_password=False),
             server_settings=settings,
