@@ -3,11 +3,38 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tapete.server.cluster.bus import Bus, BusTimeout
+from tapete.server.cluster import bus
+from tapete.server.cluster.bus import Bus, BusTimeout, channel
+from tapete.server.jsoncodec import dumps
+
+
+async def until(condition: Callable[[], bool], seconds: float = 3.0) -> None:
+    """Wait until ``condition`` holds, at most ``seconds``."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+
+
+async def lose(sender: Bus, monkeypatch: pytest.MonkeyPatch, send: Callable[[], None]) -> None:
+    """Run ``send`` while Redis refuses ``sender``'s batches, so that what it queues is lost."""
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("Redis went away")
+
+    pipeline = sender.redis.pipeline
+    monkeypatch.setattr(sender.redis, "pipeline", refused)
+    send()
+    await asyncio.sleep(0.1)  # the publisher tried, and dropped the batch
+    monkeypatch.setattr(sender.redis, "pipeline", pipeline)
+    await asyncio.sleep(0.3)  # and waited before publishing again
 
 
 def test_order_replies_and_timeouts(rd: tuple[str, str]) -> None:
@@ -94,6 +121,8 @@ class FreezingProxy:
         self.frozen: set[asyncio.StreamWriter] = set()
         self.open: set[asyncio.StreamWriter] = set()
         self.server: asyncio.Server | None = None
+        self.down = False
+        """New connections are frozen from the start too (Redis unreachable)."""
 
     async def start(self) -> str:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -105,6 +134,8 @@ class FreezingProxy:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.open.add(writer)
+        if self.down:
+            self.frozen.add(writer)
 
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             while data := await src.read(65536):
@@ -136,8 +167,6 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
     messages were lost meanwhile; a batch stuck on such a connection times out, so that
     publishing goes on (and its receiver learns of the loss the same way)."""
     from urllib.parse import urlparse
-
-    from tapete.server.cluster import bus
 
     url, prefix = rd
     monkeypatch.setattr(bus, "PING_AFTER", 0.3)
@@ -185,21 +214,57 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
     asyncio.run(scenario())
 
 
+def test_an_inbox_says_how_long_it_has_heard_nothing(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quiet inbox whose Redis answers is pinged, so it never counts as silent for long; one that
+    cannot reach Redis (every connection frozen, new ones too) counts on across its attempts to
+    subscribe again, until a connection works again."""
+    from urllib.parse import urlparse
+
+    url, prefix = rd
+    monkeypatch.setattr(bus, "PING_AFTER", 0.3)
+    monkeypatch.setattr(bus, "DEAD_AFTER", 1.0)
+    monkeypatch.setattr(bus, "COMMAND_SECONDS", 0.5)
+
+    async def scenario() -> None:
+        proxy = FreezingProxy(urlparse(url).port or 6379)
+        x = Bus(await proxy.start(), prefix, "x")
+        await x.start(lambda m: None)
+        try:
+            await asyncio.sleep(1.5)
+            assert x.silent_for() < 0.8  # answered pings
+            proxy.down = True
+            proxy.freeze()
+            await asyncio.sleep(3.0)
+            assert x.silent_for() > 2.5
+            proxy.down = False
+            for _ in range(100):
+                if x.silent_for() < 0.8:
+                    break
+                await asyncio.sleep(0.05)
+            assert x.silent_for() < 0.8
+        finally:
+            await x.stop()
+            await proxy.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A request waits no longer for a reply that will not come: when its reply was lost, the
-    next message from the node it asked shows the gap; when the request itself was lost, that
-    node says so (a ``gap`` message)."""
+    next message from the node it asked shows the gap; when messages to that node were lost
+    (the request may be among them), that node says so (a ``gap`` message)."""
     url, prefix = rd
 
     async def scenario() -> None:
         x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
         lose_reply = [True]
+        ignore_requests = [False]
 
         def refused(*args: Any, **kwargs: Any) -> Any:
             raise ConnectionError("Redis went away")
 
         async def on_y(m: dict[str, Any]) -> None:
-            if m["k"] != "req":
+            if m["k"] != "req" or ignore_requests[0]:
                 return
             if lose_reply[0]:
                 pipeline = y.redis.pipeline
@@ -221,12 +286,12 @@ def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], mon
                 await x.request("y", {}, 10.0)
             assert asyncio.get_running_loop().time() - began < 3
             lose_reply[0] = False
-            pipeline = x.redis.pipeline
-            monkeypatch.setattr(x.redis, "pipeline", refused)
-            asked = asyncio.ensure_future(x.request("y", {}, 10.0))  # lost on the way
-            await asyncio.sleep(0.1)
-            monkeypatch.setattr(x.redis, "pipeline", pipeline)
-            await asyncio.sleep(0.3)
+            ignore_requests[0] = True  # as if the request had been lost on the way
+            asked = asyncio.ensure_future(x.request("y", {}, 10.0))
+            await asyncio.sleep(0.1)  # published, and ignored by y
+            await lose(x, monkeypatch, lambda: x.publish("y", {"k": "out"}))
+            assert not asked.done()
+            ignore_requests[0] = False
             x.publish("y", {"k": "out"})  # y sees the gap and says so
             began = asyncio.get_running_loop().time()
             with pytest.raises(BusTimeout):
@@ -246,5 +311,183 @@ def test_a_request_whose_message_was_lost_fails_at_once(rd: tuple[str, str], mon
         finally:
             await x.stop()
             await y.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_sender_that_forgot_its_receiver_still_shows_the_loss(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node that took another for gone, lost messages to it and forgot it numbers its next
+    message 1 again: the receiver, still hearing the same incarnation, sees the gap."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
+        got: list[int] = []
+        gaps: list[str] = []
+        await x.start(lambda m: None)
+        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        try:
+            x.publish("y", {"k": "out", "n": 1})
+            await until(lambda: got == [1])
+            await lose(x, monkeypatch, lambda: x.publish("y", {"k": "out", "n": 2}))
+            x.forget("y")
+            x.publish("y", {"k": "out", "n": 3})
+            await until(lambda: len(got) == 2)
+            assert got == [1, 3] and gaps == ["x"]
+        finally:
+            await x.stop()
+            await y.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_restarted_sender_starts_at_one_and_a_later_first_number_is_a_loss(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new incarnation of a node may start its numbering again at 1; its first message
+    numbered above 1 shows a loss even when that number happens to follow the last one heard."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        y = Bus(url, prefix, "y")
+        got: list[int] = []
+        gaps: list[str] = []
+        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        try:
+            first = Bus(url, prefix, "x")
+            await first.start(lambda m: None)
+            first.publish("y", {"k": "out", "n": 1})
+            await until(lambda: got == [1])
+            await first.stop()
+            second = Bus(url, prefix, "x")
+            await second.start(lambda m: None)
+            second.publish("y", {"k": "out", "n": 2})  # numbered 1: a new start, nothing lost
+            await until(lambda: got == [1, 2])
+            await second.stop()
+            assert gaps == []
+            third = Bus(url, prefix, "x")
+            await third.start(lambda m: None)
+            try:
+                await lose(third, monkeypatch, lambda: third.publish("y", {"k": "out", "n": 3}))
+                third.publish("y", {"k": "out", "n": 4})  # numbered 2, after a 1 from another incarnation
+                await until(lambda: len(got) == 3)
+            finally:
+                await third.stop()
+            assert got == [1, 2, 4] and gaps == ["x"]
+        finally:
+            await y.stop()
+
+    asyncio.run(scenario())
+
+
+def test_messages_without_an_incarnation_are_numbered_as_before(rd: tuple[str, str]) -> None:
+    """A sender of an older version (no incarnation in its messages) is checked as it was: a
+    number skipped is a loss, a 1 is a new start."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        y = Bus(url, prefix, "y")
+        got: list[int] = []
+        gaps: list[str] = []
+        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        try:
+            for number in (1, 2, 4, 1, 2):
+                data = dumps({"k": "out", "n": number, "_s": "old", "_q": number})
+                await y.redis.publish(channel(prefix, "y"), data)
+            await until(lambda: len(got) == 5)
+            assert got == [1, 2, 4, 1, 2] and gaps == ["old"]
+        finally:
+            await y.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_stalled_event_loop_keeps_its_inbox(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event loop blocked for longer than ``DEAD_AFTER`` (a paused process, a long collection)
+    does not give up its inbox: what reached it meanwhile is read, nothing is lost."""
+    url, prefix = rd
+    monkeypatch.setattr(bus, "PING_AFTER", 0.3)
+    monkeypatch.setattr(bus, "DEAD_AFTER", 1.0)
+    ready, go, sent = threading.Event(), threading.Event(), threading.Event()
+    failure: list[BaseException] = []
+
+    def other_node() -> None:
+        """Node y, on a loop of its own: it sends x five messages while x's loop is blocked."""
+
+        async def run() -> None:
+            y = Bus(url, prefix, "y")
+            await y.start(lambda m: None)
+            try:
+                ready.set()
+                await asyncio.to_thread(go.wait, 5)
+                for n in range(1, 6):
+                    y.publish("x", {"k": "out", "n": n})
+                await until(y._out.empty)
+                await asyncio.sleep(0.1)  # the last batch is through
+                sent.set()
+            finally:
+                await y.stop()
+
+        try:
+            asyncio.run(run())
+        except BaseException as exc:
+            failure.append(exc)
+
+    async def scenario() -> None:
+        x = Bus(url, prefix, "x")
+        got: list[int] = []
+        gaps: list[str] = []
+        await x.start(lambda m: got.append(m["n"]), gaps.append)
+        thread = threading.Thread(target=other_node)
+        thread.start()
+        try:
+            assert await asyncio.to_thread(ready.wait, 5)
+            await asyncio.sleep(0.5)  # x's inbox has pinged and been answered
+            go.set()
+            time.sleep(1.6)  # the loop is blocked, past DEAD_AFTER
+            assert sent.is_set()
+            await until(lambda: len(got) == 5)
+            assert got == [1, 2, 3, 4, 5] and gaps == []
+        finally:
+            go.set()
+            await asyncio.to_thread(thread.join, 10)
+            await x.stop()
+        assert failure == []
+
+    asyncio.run(scenario())
+
+
+def test_a_request_that_could_not_be_published_fails_at_once(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request in a batch Redis refused, or one the full queue had no room for, fails at once
+    (as a request whose reply was lost) rather than waiting out its timeout."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
+        await x.start(lambda m: None)
+        await y.start(lambda m: y.reply(m, {"n": 1}) if m["k"] == "req" else None)
+        try:
+            asked = asyncio.ensure_future(x.request("y", {}, 10.0))
+            await lose(x, monkeypatch, lambda: None)
+            assert asked.done()
+            with pytest.raises(BusTimeout):
+                asked.result()
+            assert x._waiting == {} and x._asked == {}
+            assert (await x.request("y", {}, 5.0))["n"] == 1  # and the bus goes on
+        finally:
+            await x.stop()
+            await y.stop()
+        monkeypatch.setattr(bus, "MAX_QUEUED", 1)
+        full = Bus(url, prefix, "full")  # not started: nothing empties its queue
+        try:
+            full.publish("y", {"k": "out"})
+            with pytest.raises(BusTimeout):
+                await asyncio.wait_for(full.request("y", {}, 10.0), 1)
+        finally:
+            await full.redis.aclose()
 
     asyncio.run(scenario())

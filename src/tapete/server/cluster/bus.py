@@ -6,22 +6,29 @@ objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the sa
 ``id``), ``rep``, ``gap`` (see below), and whatever the node defines (``out``, ``close``,
 ``bye``, ``links``).
 
-One task publishes, in the order messages were queued, through one connection (batched
-in a pipeline), so the messages a node sends another arrive in the order it sent them.
-Pub/sub delivers at most once: a node that is away loses what was sent to it, which is
-why a socket whose owner cannot be reached is closed and reconnects to a full view. So that a
-loss is noticed, every message carries its sender (``_s``) and its number in what that sender
-has sent this node (``_q``, from 1): a number skipped tells the receiver that messages from
-that sender were lost (a batch Redis refused, a full queue, an inbox away; a first message
-numbered above 1 says the same). Once it has handled the message that shows the gap, the
-receiver calls ``on_gap`` with the sender's name, fails its own requests still waiting on that
-sender (their replies may be among the lost) and sends the sender a ``gap``, on which the sender
-fails its requests waiting on the receiver (the requests may be among the lost). The inbox's connection is
-checked by a ``PING`` whenever it has been quiet for ``PING_AFTER`` seconds; with no answer in
-``DEAD_AFTER`` the node subscribes again on a new connection, and the numbering of the
-messages that come next tells whose were lost meanwhile. Commands time out after
-``COMMAND_SECONDS``, so a Redis that stops answering fails the batch being published rather
-than holding the publisher, and at most ``MAX_QUEUED`` messages wait to be published.
+One task publishes, in the order messages were queued, through one connection (batched in a
+pipeline), so the messages a node sends another arrive in the order it sent them. Pub/sub
+delivers at most once: a node that is away loses what was sent to it, which is why a socket
+whose owner cannot be reached is closed and reconnects to a full view. So that a loss is
+noticed, every message carries its sender (``_s``), the sender's incarnation (``_i``, a short
+random token drawn when its ``Bus`` is made) and its number in what that incarnation has sent
+this node (``_q``, from 1). A number that does not follow the last one from the same incarnation
+tells the receiver that messages from that sender were lost (a batch Redis refused, a full
+queue, an inbox away, or a sender that forgot this node and numbers from 1 again); so does a
+first number above 1 from an incarnation not heard before (a sender that started again starts at
+1). Messages without an incarnation (from an older version) count a 1 as a new start. Once it
+has handled the message that shows the gap, the receiver calls ``on_gap`` with the sender's
+name, fails its own requests still waiting on that sender (their replies may be among the lost)
+and sends the sender a ``gap``, on which the sender fails its requests waiting on the receiver
+(the requests may be among the lost). A request in a batch that could not be published (or that
+found the queue full) fails at once. The inbox's connection is checked by a ``PING`` whenever it
+has been quiet for ``PING_AFTER`` seconds; with no answer in ``DEAD_AFTER`` the node subscribes
+again on a new connection, and the numbering of the messages that come next tells whose were
+lost meanwhile. Quiet is counted only while the inbox is being waited on (a stalled event loop
+does not make it look dead), and what already reached the connection is read before it is given
+up. Commands time out after ``COMMAND_SECONDS``, so a Redis that stops answering fails the batch
+being published rather than holding the publisher, and at most ``MAX_QUEUED`` messages wait to
+be published.
 """
 
 from __future__ import annotations
@@ -29,11 +36,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
 
 from tapete.server.jsoncodec import dumps, loads
 
@@ -45,15 +55,19 @@ GapHandler = Callable[[str], None]
 
 SENDER: Final = "_s"
 """The key of a message's sender."""
+INCARNATION: Final = "_i"
+"""The key of the sender's incarnation (drawn anew each time a ``Bus`` is made)."""
 NUMBER: Final = "_q"
-"""The key of a message's number in what its sender has sent the receiver."""
+"""The key of a message's number in what its sender's incarnation has sent the receiver."""
 COMMAND_SECONDS: Final = 5.0
 """Longest wait for Redis to answer a command (and to connect)."""
 PING_AFTER: Final = 2.0
 """Seconds of a quiet inbox after which its connection is pinged."""
 DEAD_AFTER: Final = 6.0
-"""Seconds without anything (a message or a ping's answer) on the inbox's connection after
-which it is given up and the inbox subscribed again."""
+"""Seconds spent waiting on the inbox's connection without anything (a message or a ping's
+answer) arriving, after which it is given up and the inbox subscribed again."""
+LAST_READ_SECONDS: Final = 0.1
+"""How long the inbox is read once more, for what already reached its connection, before it is given up."""
 MAX_QUEUED: Final = 100_000
 """Most messages waiting to be published; more are dropped (their receivers see the gap)."""
 
@@ -77,7 +91,10 @@ class Bus:
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
             url, socket_timeout=COMMAND_SECONDS, socket_connect_timeout=COMMAND_SECONDS, socket_keepalive=True
         )
-        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(MAX_QUEUED)
+        self.incarnation = secrets.token_urlsafe(6)
+        """This bus's token in its messages: a receiver tells a restarted sender by it."""
+        self._out: asyncio.Queue[tuple[str, bytes, str | None]] = asyncio.Queue(MAX_QUEUED)
+        """Channel, message and (for a request) its id."""
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._asked: dict[str, str] = {}
         """The node each waiting request went to (requests to a node, not to a worker's stream)."""
@@ -87,11 +104,13 @@ class Bus:
         self._on_gap: GapHandler | None = None
         self._sent: dict[str, int] = {}
         """The number of the last message queued for each node."""
-        self._heard: dict[str, int] = {}
-        """The number of the last message received from each node."""
+        self._heard: dict[str, tuple[str | None, int]] = {}
+        """The incarnation and number of the last message received from each node."""
         self.dropped = 0
         """Messages dropped because the queue was full."""
         self.gaps = 0
+        self._heard_at = time.monotonic()
+        """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
         """Times messages from another node were found lost."""
 
     async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
@@ -124,15 +143,27 @@ class Bus:
     # --- sending ------------------------------------------------------------------------
     def publish(self, node_id: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``node_id`` (never blocks; sent in order, or dropped when the queue is full)."""
+        self._queue(node_id, message, None)
+
+    def _queue(self, node_id: str, message: dict[str, Any], request_id: str | None) -> None:
+        """Queue ``message``; the request ``request_id`` it carries fails if it is dropped."""
         number = self._sent.get(node_id, 0) + 1
-        data = dumps({**message, SENDER: self.node_id, NUMBER: number})
+        data = dumps({**message, SENDER: self.node_id, INCARNATION: self.incarnation, NUMBER: number})
         self._sent[node_id] = number
         try:
-            self._out.put_nowait((channel(self.prefix, node_id), data))
+            self._out.put_nowait((channel(self.prefix, node_id), data, request_id))
         except asyncio.QueueFull:
             if not self.dropped:
                 log.error("bus: %d messages wait to be published; dropping more", MAX_QUEUED)
             self.dropped += 1
+            if request_id is not None:
+                self._fail_request(request_id)
+
+    def silent_for(self) -> float:
+        """Seconds since the inbox last heard anything. A working inbox is pinged after
+        ``PING_AFTER`` of quiet, so more than ``DEAD_AFTER`` means this node cannot hear Redis
+        (the count goes on while it has no connection)."""
+        return time.monotonic() - self._heard_at
 
     def peers(self) -> set[str]:
         """The nodes this one has numbered messages to or from."""
@@ -157,12 +188,16 @@ class Bus:
         if fut is not None and not fut.done():
             fut.cancel()
 
+    def _fail_request(self, rid: str) -> None:
+        """Request ``rid``, if still waited on, gets ``BusTimeout`` now (it or its reply was lost)."""
+        fut = self._waiting.get(rid)
+        if fut is not None and not fut.done():
+            fut.set_exception(BusTimeout(rid))
+
     def _fail_requests_to(self, node_id: str) -> None:
         """Requests waiting on ``node_id`` get ``BusTimeout`` now (a request or its reply was lost)."""
         for rid in [r for r, n in self._asked.items() if n == node_id]:
-            fut = self._waiting.get(rid)
-            if fut is not None and not fut.done():
-                fut.set_exception(BusTimeout(rid))
+            self._fail_request(rid)
 
     async def wait_reply(
         self,
@@ -203,7 +238,7 @@ class Bus:
         """Send a request to ``node_id`` and wait for its reply (see :meth:`wait_reply`)."""
         rid, fut = self.expect()
         self._asked[rid] = node_id
-        self.publish(node_id, {**message, "k": "req", "id": rid, "from": self.node_id})
+        self._queue(node_id, {**message, "k": "req", "id": rid, "from": self.node_id}, rid)
         return await self.wait_reply(rid, fut, timeout, still, every)
 
     def reply(self, request: dict[str, Any], answer: dict[str, Any]) -> None:
@@ -218,34 +253,25 @@ class Bus:
                 batch.append(self._out.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for ch, data in batch:
+                    for ch, data, _ in batch:
                         pipe.publish(ch, data)
                     await pipe.execute()
             except Exception as exc:
                 log.error("bus: %d messages could not be published (%s)", len(batch), type(exc).__name__)
+                for _, _, rid in batch:
+                    if rid is not None:
+                        self._fail_request(rid)
                 await asyncio.sleep(0.2)
 
     # --- receiving ----------------------------------------------------------------------
     async def _reader(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(channel(self.prefix, self.node_id))
                 self._subscribed.set()
-                heard = pinged = loop.time()
-                while True:
-                    m = await pubsub.get_message(timeout=PING_AFTER / 2)
-                    now = loop.time()
-                    if m is not None:
-                        heard = now
-                        if m.get("type") == "message":
-                            await self._dispatch(loads(m["data"]))
-                    elif now - heard > DEAD_AFTER:
-                        raise TimeoutError("the inbox's connection went silent")
-                    elif now - heard > PING_AFTER and now - pinged > PING_AFTER:
-                        pinged = now
-                        await pubsub.ping()
+                self._heard_at = time.monotonic()
+                await self._read_inbox(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -254,6 +280,35 @@ class Bus:
             finally:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), COMMAND_SECONDS)
+
+    async def _read_inbox(self, pubsub: PubSub) -> None:
+        """Handle the inbox's messages until its connection fails or goes silent.
+
+        Silence is the time spent waiting on the connection with nothing arriving: a wait that
+        ends late (the event loop was stalled, by a long handler or a paused process) counts only
+        as long as it was meant to last.
+        """
+        loop = asyncio.get_running_loop()
+        wait = PING_AFTER / 2
+        quiet = 0.0
+        ping_at = PING_AFTER
+        while True:
+            began = loop.time()
+            m = await pubsub.get_message(timeout=wait)
+            if m is None:
+                quiet += min(loop.time() - began, wait)
+                if quiet > DEAD_AFTER:
+                    m = await pubsub.get_message(timeout=LAST_READ_SECONDS)
+                    if m is None:
+                        raise TimeoutError("the inbox's connection went silent")
+            if m is not None:
+                quiet, ping_at = 0.0, PING_AFTER
+                self._heard_at = time.monotonic()
+                if m.get("type") == "message":
+                    await self._dispatch(loads(m["data"]))
+            elif quiet >= ping_at:
+                ping_at = quiet + PING_AFTER
+                await pubsub.ping()
 
     def _lost(self, sender: str) -> None:
         """Messages from ``sender`` were lost: fail what waits on it, tell it, tell the node."""
@@ -269,14 +324,18 @@ class Bus:
     def _numbered(self, message: dict[str, Any]) -> tuple[str | None, bool]:
         """The message's sender, and whether its number says that messages before it were lost."""
         sender, number = message.pop(SENDER, None), message.pop(NUMBER, None)
+        incarnation = message.pop(INCARNATION, None)
         if not isinstance(sender, str) or not isinstance(number, int):
             return None, False
-        last = self._heard.get(sender, 0)
-        self._heard[sender] = number
-        if number != last + 1 and number != 1:  # 1: the sender started again
-            log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
-            return sender, True
-        return sender, False
+        if not isinstance(incarnation, str):
+            incarnation = None  # an older sender: its 1 is taken for a new start
+        before = self._heard.get(sender)
+        self._heard[sender] = (incarnation, number)
+        last = before[1] if before is not None and before[0] == incarnation else 0
+        if number == last + 1 or (incarnation is None and number == 1):
+            return sender, False
+        log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
+        return sender, True
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         sender, skipped = self._numbered(message)
