@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -22,6 +23,7 @@ import pytest
 import tapete
 from tapete.cluster_worker import cmd_worker
 from tapete.server.botpool import decision_args
+from tapete.server.cluster import botqueue
 from tapete.server.cluster.botqueue import (
     GROUP,
     RECLAIM_MS,
@@ -45,9 +47,24 @@ def observation(seed: int) -> dict[str, Any]:
     return game.observation(game.to_act)
 
 
-def job(rid: str, seed: int) -> dict[str, Any]:
+def job(rid: str, seed: int, ttl: float = 60.0) -> dict[str, Any]:
+    """A job as a node writes it, asked now."""
     obs = observation(seed)
-    return {"id": rid, "node": "n1", "args": decision_args("normal", seed, obs), "deadline": time.time() + 60}
+    args = decision_args("normal", seed, obs)
+    return {"id": rid, "node": "n1", "args": args, "ttl": ttl, "deadline": time.time() + ttl}
+
+
+def old_job(rid: str, seed: int, deadline: float) -> dict[str, Any]:
+    """A job as a node of an earlier version writes it: a deadline on its clock, no ``ttl``."""
+    obs = observation(seed)
+    return {"id": rid, "node": "n1", "args": decision_args("normal", seed, obs), "deadline": deadline}
+
+
+def skew_worker_clock(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Set the worker's wall clock ``seconds`` ahead of the others' (behind if negative)."""
+    real = time.time
+    clock = SimpleNamespace(time=lambda: real() + seconds, monotonic=time.monotonic, sleep=time.sleep)
+    monkeypatch.setattr(botqueue, "time", clock)
 
 
 def replies(pubsub: Any, n: int, timeout: float) -> dict[str, Any]:
@@ -156,6 +173,73 @@ def test_a_decision_cancelled_while_sent_leaves_no_request_waiting(monkeypatch: 
             await bus.redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_nodes_job_carries_its_time_to_live_and_a_deadline_for_older_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import redis
+
+    async def scenario() -> None:
+        bus = Bus(UNREACHED, "p:", "n1")
+        sent: list[dict[str, Any]] = []
+
+        async def xadd(stream: str, fields: dict[str, Any], **kwargs: Any) -> Any:
+            sent.append(json.loads(fields["job"]))
+            raise redis.exceptions.ConnectionError("Redis is down")  # no worker answers here
+
+        monkeypatch.setattr(bus.redis, "xadd", xadd)
+        bots = RemoteDecisions(bus, "p:", Limits(decision_seconds=7.0))
+        try:
+            with pytest.raises(redis.exceptions.ConnectionError):
+                await bots.decide("t1", "normal", 1, observation(3))
+        finally:
+            await bus.redis.aclose()
+        [sent_job] = sent
+        assert sent_job["ttl"] == 7.0
+        assert abs(sent_job["deadline"] - (time.time() + 7.0)) < 1.0
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_whose_clock_runs_ahead_answers_a_fresh_job(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skew_worker_clock(monkeypatch, 60.0)  # far past the job's deadline on the node's clock
+    with working(rd, 1.5) as w:
+        j = job("r1", 3, ttl=10.0)
+        w.r.xadd(w.stream, {"job": json.dumps(j)})
+        got = replies(w.inbox, 1, 3.0)
+        assert set(got) == {"r1"} and got["r1"]["action"] == decide(j["args"], b"")[0]
+
+
+def test_a_worker_whose_clock_runs_behind_drops_a_stale_job(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skew_worker_clock(monkeypatch, -60.0)  # still before the stale job's deadline on the node's clock
+    with working(rd, 1.5) as w:
+        seconds, micros = w.r.time()
+        asked_ms = seconds * 1000 + micros // 1000 - 20_000  # asked 20 s ago on Redis's clock
+        stale = job("r1", 3, ttl=10.0)
+        stale["deadline"] -= 20.0
+        w.r.xadd(w.stream, {"job": json.dumps(stale)}, id=f"{asked_ms}-0")
+        w.r.xadd(w.stream, {"job": json.dumps(job("r2", 4, ttl=10.0))})
+        assert set(replies(w.inbox, 1, 3.0)) == {"r2"}  # the jobs are taken in order
+        w.worker.join(5)
+        assert w.served == [1] and w.r.xlen(w.stream) == 0
+        assert w.r.xpending(w.stream, GROUP)["pending"] == 0
+
+
+def test_a_worker_judges_an_older_nodes_job_by_its_deadline(rd: tuple[str, str]) -> None:
+    """A job with no ``ttl`` is answered until its deadline on the worker's clock, however old its entry."""
+    with working(rd, 1.5) as w:
+        seconds, micros = w.r.time()
+        asked_ms = seconds * 1000 + micros // 1000 - 20_000
+        w.r.xadd(w.stream, {"job": json.dumps(old_job("r1", 3, time.time() - 1))}, id=f"{asked_ms}-0")
+        w.r.xadd(w.stream, {"job": json.dumps(old_job("r2", 4, time.time() + 10))}, id=f"{asked_ms}-1")
+        assert set(replies(w.inbox, 1, 3.0)) == {"r2"}
+        w.worker.join(5)
+        assert w.served == [1] and w.r.xlen(w.stream) == 0
 
 
 def test_a_worker_answers_and_takes_over_a_dead_workers_job(rd: tuple[str, str]) -> None:

@@ -1,13 +1,17 @@
 """Bot decisions on a Redis stream, answered by ``tapete worker`` processes.
 
 A node that sends its bots' decisions away (``--remote-bots``) adds each one to the stream
-``{prefix}decisions`` as a job ``{"id", "node", "args", "deadline"}`` and waits for the
-reply on its bus inbox. Workers read the stream as one consumer group (``XREADGROUP``),
+``{prefix}decisions`` as a job ``{"id", "node", "args", "ttl", "deadline"}`` and waits for
+the reply on its bus inbox. Workers read the stream as one consumer group (``XREADGROUP``),
 so each job goes to one worker; a worker answers by publishing ``{"k": "rep", "id",
 "action"}`` (or ``"error"``) to the asking node's inbox, then acknowledges the job
 (``XACK``) and deletes it. A job a worker took but never acknowledged (the worker died)
-is taken by another worker once it has been idle ``RECLAIM_MS`` (``XAUTOCLAIM``); a job
-past its deadline is acknowledged unanswered, since its table has asked again meanwhile.
+is taken by another worker once it has been idle ``RECLAIM_MS`` (``XAUTOCLAIM``). A job
+older than its time to live (``ttl`` seconds) is acknowledged unanswered, since its table has
+asked again meanwhile. Its age is measured on Redis's clock (its entry ID's time against
+``TIME``), so the machines' clocks need not agree. ``deadline`` (the node's clock plus ``ttl``)
+is for workers of earlier versions; a job from a node of an earlier version carries only that,
+and is judged on the worker's clock.
 
 A decision is a pure function of its arguments (:func:`tapete.server.jobs.decide`), so
 whichever worker answers, and however often, the table gets the same action.
@@ -34,7 +38,11 @@ log = logging.getLogger("tapete.server")
 GROUP: Final = "workers"
 """The consumer group every worker joins."""
 RECLAIM_MS: Final = 5000
-"""A job unacknowledged this long (its worker died) is taken by another worker."""
+"""A job unacknowledged this long (its worker died) is taken by another worker.
+
+Well within a decision's time to live (``Limits.decision_seconds``, 10 s by default), so the
+other worker still answers in time; a live worker's search stops far sooner
+(``botpool.TIME_BUDGET_SECONDS``)."""
 STREAM_LENGTH: Final = 100_000
 """The stream is trimmed to about this many entries."""
 GROUP_GONE: Final = ("NOGROUP", "UNBLOCKED")
@@ -84,7 +92,7 @@ class RemoteDecisions:
         args["params"] = params
         timeout = self.limits.decision_seconds
         rid, fut = self.bus.expect()
-        job = {"id": rid, "node": self.bus.node_id, "args": args, "deadline": time.time() + timeout}
+        job = {"id": rid, "node": self.bus.node_id, "args": args, "ttl": timeout, "deadline": time.time() + timeout}
         try:
             await self.bus.redis.xadd(
                 stream_name(self.prefix), {"job": dumps(job)}, maxlen=STREAM_LENGTH, approximate=True
@@ -102,16 +110,32 @@ class RemoteDecisions:
 
 
 def read_job(fields: dict[bytes, bytes]) -> dict[str, Any] | None:
-    """A stream entry's job (``id``, ``node``, ``args``, ``deadline``); ``None`` if it is malformed."""
+    """A stream entry's job (``id``, ``node``, ``args``, ``ttl`` or ``deadline``); ``None`` if it is malformed."""
     try:
         job = loads(fields[b"job"])
         if isinstance(job, dict) and isinstance(job.get("id"), str) and isinstance(job.get("node"), str):
-            float(job["deadline"])
+            float(job["ttl"] if "ttl" in job else job["deadline"])
             if "args" in job:
                 return job
     except (KeyError, TypeError, ValueError):
         pass
     return None
+
+
+def redis_millis(answer: Any) -> float:
+    """Redis's time in milliseconds from its answer to ``TIME`` (``(seconds, microseconds)``)."""
+    seconds, micros = answer
+    return int(seconds) * 1000 + int(micros) / 1000
+
+
+def is_current(job: dict[str, Any], entry_id: bytes, now_ms: float) -> bool:
+    """Whether ``job`` may still be answered: its entry (added at the time its ID starts with)
+    is at most ``ttl`` seconds old at Redis's time ``now_ms``; a job with no ``ttl`` (from a
+    node of an earlier version) is judged by its ``deadline`` on this machine's clock."""
+    if "ttl" not in job:
+        return time.time() <= float(job["deadline"])
+    added_ms = int(entry_id.split(b"-", 1)[0])
+    return now_ms - added_ms <= float(job["ttl"]) * 1000
 
 
 def default_worker_name() -> str:
@@ -149,6 +173,8 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                 if not entries:
                     got: Any = r.xreadgroup(GROUP, name, {stream: ">"}, count=1, block=500)
                     entries = list(got[0][1]) if got else []
+                read_ms = redis_millis(r.time()) if entries else 0.0
+                read_at = time.monotonic()
                 if pause:
                     log.warning("worker %s: Redis answers again", name)
                     pause = 0.0
@@ -156,7 +182,7 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                     job = read_job(fields)
                     if job is None:
                         log.warning("worker %s: entry %r of the stream is not a job; dropped", name, entry_id)
-                    elif time.time() <= float(job["deadline"]):
+                    elif is_current(job, entry_id, read_ms + (time.monotonic() - read_at) * 1000):
                         try:
                             action, _ = run_job("decide", job["args"])
                             answer: dict[str, Any] = {"action": action}
