@@ -26,13 +26,17 @@ def test_a_finished_table_answers_game_over_after_a_restart(db: tuple[str, str])
             p = Player(ws)
             p.hello(tid, token)
             before = p.recv_type("game_over")
+        version = c.get(f"/api/tables/{tid}").json()["version"]
+        assert version > 0
     with TestClient(make_app(url, table_prefix=prefix)) as c:
         info = c.get(f"/api/tables/{tid}").json()
         assert info["status"] == "finished" and info["deal"] == "secret"
+        assert info["version"] == version  # its events counted, though not read
         for who in (token, None):
             with c.websocket_connect("/ws") as ws:
                 p = Player(ws)
-                assert p.hello(tid, who)["type"] == "welcome"
+                welcome = p.hello(tid, who)
+                assert welcome["type"] == "welcome" and welcome["version"] == version
                 after = p.recv_type("game_over")
                 assert after == before
         with c.websocket_connect("/ws") as ws:

@@ -130,6 +130,12 @@ class TableRow:
     events: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seq, hand, action)
     seed_chosen: bool = False  # the creator chose the seed (and every player is told it)
     record_text: str | None = None  # a finished table's record, as stored
+    event_count: int | None = None  # a finished table's events in the log, read without them
+
+    @property
+    def version(self) -> int:
+        """The table's version: the events in its log."""
+        return len(self.events) if self.event_count is None else self.event_count
 
 
 LEGACY_SEED_LIMIT = 1 << 63
@@ -507,7 +513,7 @@ class Store:
         return str(r[0]), (str(r[1]) if r[1] else None)
 
     def load_finished_table(self, table_id: str) -> TableRow | None:
-        """A finished table with its seats and stored record (no events), or ``None``."""
+        """A finished table with its seats, stored record and number of events (not the events), or ``None``."""
         with self.engine.connect() as c:
             r = (
                 c.execute(self._with_deal().where(self.tables.c.id == table_id, self.tables.c.status == "finished"))
@@ -522,13 +528,17 @@ class Store:
             ).mappings()
             t.seats = [_seat_row(s) for s in seats]
             t.record_text = r["record"]
+            t.event_count = self._count_events(c, table_id)
             return t
 
     def count_events(self, table_id: str) -> int:
         with self.engine.connect() as c:
-            n = c.execute(
-                sa.select(sa.func.count()).select_from(self.events).where(self.events.c.table_id == table_id)
-            ).scalar_one()
+            return self._count_events(c, table_id)
+
+    def _count_events(self, c: sa.Connection, table_id: str) -> int:
+        n = c.execute(
+            sa.select(sa.func.count()).select_from(self.events).where(self.events.c.table_id == table_id)
+        ).scalar_one()
         return int(n)
 
 

@@ -149,7 +149,7 @@ class Table:
         self.created_at = row.created_at
         self.game = game
         self.family: Family = family_of(game)
-        self.version = len(row.events)
+        self.version = row.version
         self.seats = [Seat(s.seat, s.kind, s.level, s.token_hash, s.name, s.bot_override) for s in row.seats]
         self.spectators: set[Client] = set()
         self.config = config
