@@ -219,9 +219,10 @@ def test_a_node_that_lost_a_tables_lease_cannot_hand_its_seats_over(nodes: Nodes
     a, c = nodes.start("a"), nodes.start("c")
     t = new_table(a)
     tid = t["table"]
-    ticker = node_of(a)._ticker
-    assert ticker is not None
+    ticker, watcher = node_of(a)._ticker, node_of(a)._watcher
+    assert ticker is not None and watcher is not None
     a.portal.call(ticker.cancel)  # type: ignore[union-attr]
+    a.portal.call(watcher.cancel)  # type: ignore[union-attr]  # a's loop stalled: nothing of it runs
     wait_until(lambda: tid in node_of(c).epochs, 15)
     r = a.post(f"/api/tables/{tid}/seats/0/bot", json={"creator_token": t["creator_token"], "level": "easy"})
     assert r.status_code == 503 and r.json()["code"] == "busy", r.text
@@ -237,3 +238,111 @@ def test_a_node_that_lost_a_tables_lease_cannot_hand_its_seats_over(nodes: Nodes
         store.dispose()
     handed = c.post(f"/api/tables/{tid}/seats/0/bot", json={"creator_token": t["creator_token"], "level": "easy"})
     assert handed.status_code == 200 and handed.json()["seats"][0]["bot_playing"] is True
+
+
+def joined(ws: Any, tid: str, token: str) -> None:
+    ws.send_json({"type": "hello", "table": tid, "token": token})
+    while ws.receive_json()["type"] != "welcome":
+        pass
+
+
+def closed_with(ws: Any) -> int:
+    """The close code of a socket the server closes (what it sent before is skipped)."""
+    while True:
+        m = ws.receive()
+        if m["type"] == "websocket.close":
+            return int(m["code"])
+
+
+def test_a_node_that_cannot_reach_the_database_lets_its_tables_go(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node whose ticks cannot reach PostgreSQL drops each table once its lease may have run
+    out, closing its sockets so that their clients reconnect (to the node that takes the table
+    over), and says it is failing; it does not keep showing a table that moved on."""
+    import sqlalchemy as sa
+
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(a)
+    tid, token = t["table"], t["seats"][0]["token"]
+    node = node_of(a)
+    hub_a = a.app.state.hub  # type: ignore[attr-defined]
+
+    def unreachable(*args: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT 1", {}, ConnectionError("no route to host"))
+
+    with a.websocket_connect("/ws") as ws:
+        joined(ws, tid, token)
+        for name in ("beat", "live_nodes", "renew", "orphans", "owners", "release"):
+            monkeypatch.setattr(node.leases, name, unreachable)
+        cut = time.monotonic()
+        wait_until(lambda: tid not in hub_a.tables, node.settings.lease_seconds + 2)
+        assert time.monotonic() - cut < node.settings.lease_seconds + 1
+        assert closed_with(ws) == 1012
+    wait_until(lambda: tid in node_of(c).epochs, 10)
+    wait_until(lambda: a.get("/healthz").status_code == 503, 5)
+    health = a.get("/healthz").json()
+    assert health["status"] == "failing" and any("database" in r for r in health["reasons"])
+    assert c.get("/healthz").json()["status"] == "ok"
+
+
+def test_a_socket_its_owner_forgot_is_closed_so_that_it_reconnects(nodes: Nodes) -> None:
+    """An owner that no longer knows a socket joined to its table from another node (it forgot
+    it while that node was cut off, and the ``close`` it sent was lost) answers that node's next
+    ``links`` with ``close``: the socket reconnects rather than staying joined to nothing."""
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(c)
+    tid, token = t["table"], t["seats"][0]["token"]
+    owner = node_of(c)
+    with a.websocket_connect("/ws") as ws:
+        joined(ws, tid, token)
+        assert len(owner.remotes) == 1 and len(node_of(a).links) == 1
+        (key,) = owner.remotes
+        c.portal.call(lambda: owner._detach(key))  # type: ignore[union-attr]  # forgotten, nothing said
+        wait_until(lambda: not node_of(a).links, 3)
+        assert closed_with(ws) == 1012
+
+
+def test_a_node_cut_off_from_redis_gives_its_tables_to_the_others(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node whose inbox hears nothing while another node beats stops beating, gives its tables
+    up (closing their sockets) and takes none; its ``/healthz`` fails, so that the load balancer
+    sends its sockets elsewhere. Once it hears again, it beats and may take tables again."""
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(a)
+    tid, token = t["table"], t["seats"][0]["token"]
+    node = node_of(a)
+    hub_a = a.app.state.hub  # type: ignore[attr-defined]
+    silent = [60.0]
+    monkeypatch.setattr(node.bus, "silent_for", lambda: silent[0])
+    with a.websocket_connect("/ws") as ws:
+        joined(ws, tid, token)
+        wait_until(lambda: tid not in hub_a.tables and tid in node_of(c).epochs, 10)
+        assert closed_with(ws) == 1012
+    assert node.cut_off and node.epochs == {}
+    assert node.leases_lost == 0  # given up, not lost
+    health = a.get("/healthz")
+    assert health.status_code == 503 and any("Redis" in r for r in health.json()["reasons"])
+    wait_until(lambda: "a" not in node.leases.live_nodes(), 4)  # its last beat runs out
+    silent[0] = 0.0
+    wait_until(lambda: not node.cut_off and "a" in node.leases.live_nodes(), 3)
+    assert a.get("/healthz").json()["status"] == "ok"
+
+
+def test_a_lone_node_that_hears_nothing_from_redis_keeps_its_tables(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no other node to take them, a node that hears nothing from Redis keeps its tables (its
+    own sockets still play) and says it is degraded, not failing."""
+    a = nodes.start("a")
+    t = new_table(a)
+    tid, token = t["table"], t["seats"][0]["token"]
+    node = node_of(a)
+    monkeypatch.setattr(node.bus, "silent_for", lambda: 60.0)
+    time.sleep(4 * node.settings.tick_seconds)
+    with a.websocket_connect("/ws") as ws:
+        joined(ws, tid, token)
+    assert tid in node.epochs and not node.cut_off
+    health = a.get("/healthz")
+    assert health.status_code == 200 and health.json()["status"] == "degraded"

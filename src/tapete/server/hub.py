@@ -48,6 +48,8 @@ SEED_BITS: Final = 128
 """Bits of a server-chosen seed (``secrets.randbits``)."""
 REBUILD_SECONDS: Final = 60.0
 """Time budget of rebuilding one table from its log in a worker."""
+HEALTH_ORDER: Final = ("ok", "degraded", "failing")
+"""``/healthz`` statuses from best to worst: the hub's is the worst of its parts'."""
 
 
 def new_seed() -> int:
@@ -261,7 +263,11 @@ class Hub:
         out = self.scheduler.health()
         out["open_tables"] = self.open_tables()
         out["tables_in_memory"] = len(self.tables)
-        out.update(self.ownership.health())
+        own = dict(self.ownership.health())
+        status, reasons = own.pop("status", "ok"), own.pop("reasons", [])
+        out.update(own)
+        out["reasons"] = [*out["reasons"], *reasons]
+        out["status"] = max(out["status"], status, key=HEALTH_ORDER.index)
         return out
 
     # --- life ---------------------------------------------------------------------------

@@ -18,7 +18,17 @@ with no live owner takes the table here. A socket that cannot reach its table's 
 second); its client reconnects to any node, says ``hello`` and gets the full current view.
 A ``hello`` that arrives while this node rebuilds the table waits for it; one for a table
 this node does not hold is answered ``gone``. When the bus says messages from a node were
-lost, the sockets they concern are closed the same way.
+lost, the sockets they concern are closed the same way; so are those an owner says it does
+not know (it answers a ``links`` entry it does not hold with ``close``).
+
+A node cut off keeps nothing it cannot serve. Each table's lease is known good until a lease
+after the start of the renewal (or claim) that last kept it; past that, the table leaves
+memory and its sockets are closed, whether or not the database answers (``_watch_leases``):
+the lease may have moved. A node whose inbox hears nothing (Redis unreachable from it) stops
+beating; if other nodes still beat once its own beat has run out, it gives its tables up so
+that they can take them, and takes none; ``/healthz`` then says ``failing``, so that the load
+balancer sends it no sockets. (When Redis is down for every node, none beats, and each keeps
+its tables.)
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
+import time
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -35,10 +47,10 @@ from starlette.types import ASGIApp
 
 from tapete.errors import TapeteError
 from tapete.server.cluster.botqueue import RemoteDecisions
-from tapete.server.cluster.bus import Bus, BusTimeout
+from tapete.server.cluster.bus import DEAD_AFTER, Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import run_request
-from tapete.server.cluster.lease import LEASE_SECONDS, LeaseLost, Leases
+from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases
 from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
@@ -121,12 +133,21 @@ class ClusterNode:
         self.bots: RemoteDecisions | None = None
         self.epochs: dict[str, int] = {}
         """The tables this node holds a lease on, with its epoch."""
+        self._good_until: dict[str, float] = {}
+        """When (``time.monotonic``) each held lease may have run out, unless renewed meanwhile."""
+        self._db_answered_at = time.monotonic()
+        """When the last tick that reached the database began."""
+        self.cut_off = False
+        """This node's inbox hears nothing while other nodes live: it holds no tables."""
+        self._joining: set[tuple[str, str]] = set()
+        """Other nodes' sockets whose forwarded ``hello`` is being handled here."""
         self._taking: dict[str, asyncio.Future[bool]] = {}
         self.links: dict[str, Link] = {}
         self._conn_ids: dict[Connection, str] = {}
         self.remotes: dict[tuple[str, str], RemoteConnection] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
         self.app: ASGIApp | None = None
         self.takeovers = 0
@@ -162,15 +183,18 @@ class ClusterNode:
             self.bots = RemoteDecisions(self.bus, self.settings.redis_prefix, hub.limits)
             await self.bots.start()
         await hub.db(self.leases.beat, self.node_id)
+        self._db_answered_at = time.monotonic()
         self._ticker = asyncio.create_task(self._tick_loop(), name="cluster-tick")
+        self._watcher = asyncio.create_task(self._watch_leases(), name="cluster-lease-watch")
         log.info("node %s joined the cluster", self.node_id)
         return False
 
     async def stop(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+        for task in (self._ticker, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for t in list(self._tasks):
             t.cancel()
         for cid in list(self.links):
@@ -196,7 +220,10 @@ class ClusterNode:
     async def store_table(self, row: TableRow, store: StoreTable) -> None:
         # the table and its lease in one transaction: no node sees it open without an owner, and
         # the hub adds it to its tables before this node's next tick looks for tables it lacks
-        self.epochs[row.id] = await self.hub.db(self.leases.create_table, row, self.node_id)
+        began = time.monotonic()
+        epoch = await self.hub.db(self.leases.create_table, row, self.node_id)
+        self._good_until[row.id] = began + self.leases.lease_seconds
+        self.epochs[row.id] = epoch
 
     def log_counts(self) -> tuple[int, int]:
         return (0, 0) if self._log is None else (self._log.batches, self._log.events)
@@ -245,8 +272,20 @@ class ClusterNode:
         return conn in self._conn_ids
 
     def health(self) -> dict[str, Any]:
-        """This node in ``/healthz``: its name, its leases, its sockets joined elsewhere and others' joined here."""
+        """This node in ``/healthz``: its name, its leases, its sockets joined elsewhere and others'
+        joined here; ``failing`` when it cannot reach the database or is cut off from the bus while
+        other nodes are not, ``degraded`` when no node hears the bus."""
+        reasons = []
+        late = time.monotonic() - self._db_answered_at > self.settings.lease_seconds + self.settings.tick_seconds
+        if late:
+            reasons.append("the database has not answered this node's ticks for over a lease")
+        if self.cut_off:
+            reasons.append("this node hears nothing from Redis while other nodes do: it holds no tables")
+        elif self.bus.silent_for() > DEAD_AFTER:
+            reasons.append("this node hears nothing from Redis")
         return {
+            "status": "failing" if late or self.cut_off else "degraded" if reasons else "ok",
+            "reasons": reasons,
             "node": self.node_id,
             "leases": len(self.epochs),
             "takeovers": self.takeovers,
@@ -369,6 +408,8 @@ class ClusterNode:
     def _on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("k")
         if kind == "req":
+            if m.get("op") == "hello":  # a ``links`` read before the task runs must not close it
+                self._joining.add((str(m.get("from")), str(m.get("cid"))))
             self._spawn(self._serve(m))
         elif kind == "out":
             link = self.links.get(str(m.get("cid")))
@@ -386,6 +427,9 @@ class ClusterNode:
                 kept = {str(c) for c in listed}
                 for key in [k for k in self.remotes if k[0] == holder and k[1] not in kept]:
                     self._detach(key)
+                for cid in kept:  # sockets its node thinks joined here that are not: they reconnect
+                    if (holder, cid) not in self.remotes and (holder, cid) not in self._joining:
+                        self.bus.publish(holder, {"k": "close", "cid": cid, "from": self.node_id})
 
     async def _serve(self, m: dict[str, Any]) -> None:
         """Run a socket's message forwarded by its node, and reply when it is handled."""
@@ -426,6 +470,8 @@ class ClusterNode:
         except Exception:
             log.exception("a forwarded message failed")
             self.bus.reply(m, {"gone": True})
+        finally:
+            self._joining.discard(key)
 
     def _detach(self, key: tuple[str, str], *, close: bool = False) -> None:
         """Forget another node's socket ``key`` joined here (asking its node to close it if ``close``)."""
@@ -443,6 +489,8 @@ class ClusterNode:
         pending = self._taking.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
+        if self.cut_off:  # other nodes can serve it; this one cannot reach them
+            return False
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taking[table_id] = fut
         ok = False
@@ -460,9 +508,11 @@ class ClusterNode:
         from tapete.server.hub import record_of
 
         hub = self.hub
+        began = time.monotonic()
         epoch = await hub.db(self.leases.claim, table_id, self.node_id)
         if epoch is None:
             return False
+        self._good_until[table_id] = began + self.leases.lease_seconds
         self.epochs[table_id] = epoch
         old = hub.tables.pop(table_id, None)
         if old is not None:
@@ -487,9 +537,10 @@ class ClusterNode:
         log.info("table %s taken over at epoch %d with %d events", table_id, epoch, len(row.events))
         return True
 
-    async def drop(self, table_id: str) -> None:
-        """This node lost the table's lease: it leaves memory and its sockets reconnect elsewhere."""
-        if self.epochs.pop(table_id, None) is not None:
+    async def drop(self, table_id: str, *, lost: bool = True) -> None:
+        """This node lost the table's lease (or gives it up, if not ``lost``): it leaves memory and
+        its sockets reconnect elsewhere."""
+        if self.epochs.pop(table_id, None) is not None and lost:
             self.leases_lost += 1
         table = self.hub.tables.pop(table_id, None)
         if table is not None:
@@ -514,24 +565,56 @@ class ClusterNode:
                 log.exception("cluster tick failed")
             await asyncio.sleep(self.settings.tick_seconds)
 
+    async def _watch_leases(self) -> None:
+        """Drop every table whose lease may have run out unrenewed (the database unreachable, a
+        renewal stuck): another node may hold it now, so this one must not show it any more."""
+        while True:
+            await asyncio.sleep(self.settings.tick_seconds / 2)
+            now = time.monotonic()
+            for t in [t for t in self._good_until if t not in self.epochs]:
+                del self._good_until[t]
+            for t in [t for t in self.epochs if self._good_until.get(t, math.inf) <= now]:
+                log.warning("table %s: its lease was not renewed in time; the table leaves this node", t)
+                await self.drop(t)
+
     async def tick(self) -> None:
-        """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner changed."""
+        """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner
+        changed; give every table up while cut off from the bus (see the module's description)."""
         hub, leases, me = self.hub, self.leases, self.node_id
-        await hub.db(leases.beat, me)
+        began = time.monotonic()
+        silent = self.bus.silent_for()
+        if silent <= DEAD_AFTER:
+            await hub.db(leases.beat, me)
+        live = set(await hub.db(leases.live_nodes))
+        self._db_answered_at = began
+        # by then a node that went deaf with this one (Redis down for all) no longer counts as live
+        cut_off = silent > DEAD_AFTER + NODE_SECONDS + self.settings.tick_seconds and bool(live - {me})
+        if cut_off and not self.cut_off:
+            log.error("node %s hears nothing from the bus while other nodes live: it gives its tables up", me)
+        self.cut_off = cut_off
         for t in list(self.epochs):
-            if t not in hub.tables and t not in self._taking:
+            if cut_off:
+                await self.drop(t, lost=False)
+            elif t in hub.tables or t in self._taking:
+                continue
+            else:
                 self.epochs.pop(t, None)
-                await hub.db(leases.release, t, me)
+            await hub.db(leases.release, t, me)
         held = dict(self.epochs)
+        began = time.monotonic()
         kept = await hub.db(leases.renew, me, list(held))
         for t, epoch in held.items():
-            if kept.get(t) != epoch and self.epochs.get(t) == epoch:
+            if self.epochs.get(t) != epoch:
+                continue  # dropped, or taken again, meanwhile
+            if kept.get(t) == epoch:
+                self._good_until[t] = began + leases.lease_seconds
+            else:
                 log.warning("table %s: lease at epoch %d lost", t, epoch)
                 await self.drop(t)
-        for t in await hub.db(leases.orphans, 2 * TAKE_AT_ONCE):
-            if t not in self._taking and t not in self.epochs:
-                self._spawn(self.take(t))
-        live = set(await hub.db(leases.live_nodes))
+        if not cut_off:
+            for t in await hub.db(leases.orphans, 2 * TAKE_AT_ONCE):
+                if t not in self._taking and t not in self.epochs:
+                    self._spawn(self.take(t))
         for key in [k for k in self.remotes if k[0] not in live]:
             self._detach(key, close=True)  # in case that node is only late: its socket reconnects
         for node in self.bus.peers() - live:

@@ -52,7 +52,8 @@ class Ownership(Protocol):
         """Whether ``conn`` joined a table through another process (its own ``table`` is then unset)."""
 
     def health(self) -> dict[str, Any]:
-        """What ``/healthz`` says about ownership (nothing for one process)."""
+        """What ``/healthz`` says about ownership (nothing for one process); a ``status`` and
+        ``reasons`` in it join the hub's (the worse status wins)."""
 
     def log_counts(self) -> tuple[int, int]:
         """Commits and events written through :meth:`appender`'s own log, not the hub's (``/metrics``)."""
