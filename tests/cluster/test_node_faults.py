@@ -21,7 +21,15 @@ from starlette.types import Message
 from tapete.server import create_app
 from tapete.server.cluster import httproute
 from tapete.server.cluster.bus import Bus
-from tapete.server.cluster.node import HELLO_SECONDS, TAKE_WAIT_SECONDS, ClusterNode, ClusterSettings
+from tapete.server.cluster.node import (
+    CUT_OFF_AFTER,
+    HEARD_AGAIN_FOR,
+    HELLO_SECONDS,
+    TAKE_WAIT_SECONDS,
+    ClusterNode,
+    ClusterSettings,
+    Link,
+)
 from tapete.server.limits import Limits
 from tapete.server.messages import explain
 
@@ -277,7 +285,7 @@ def test_a_node_that_cannot_reach_the_database_lets_its_tables_go(
             monkeypatch.setattr(node.leases, name, unreachable)
         cut = time.monotonic()
         wait_until(lambda: tid not in hub_a.tables, node.settings.lease_seconds + 2)
-        assert time.monotonic() - cut < node.settings.lease_seconds + 1
+        assert time.monotonic() - cut < node.settings.lease_seconds + 1.5
         assert closed_with(ws) == 1012
     wait_until(lambda: tid in node_of(c).epochs, 10)
     wait_until(lambda: a.get("/healthz").status_code == 503, 5)
@@ -326,7 +334,9 @@ def test_a_node_cut_off_from_redis_gives_its_tables_to_the_others(
     assert health.status_code == 503 and any("Redis" in r for r in health.json()["reasons"])
     wait_until(lambda: "a" not in node.leases.live_nodes(), 4)  # its last beat runs out
     silent[0] = 0.0
-    wait_until(lambda: not node.cut_off and "a" in node.leases.live_nodes(), 3)
+    wait_until(lambda: "a" in node.leases.live_nodes(), 3)
+    assert node.cut_off  # until it has heard again for a while
+    wait_until(lambda: not node.cut_off, HEARD_AGAIN_FOR + 2)
     assert a.get("/healthz").json()["status"] == "ok"
 
 
@@ -346,3 +356,80 @@ def test_a_lone_node_that_hears_nothing_from_redis_keeps_its_tables(
     assert tid in node.epochs and not node.cut_off
     health = a.get("/healthz")
     assert health.status_code == 200 and health.json()["status"] == "degraded"
+
+
+def test_a_node_that_hears_nothing_from_redis_closes_its_sockets_joined_elsewhere(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What an owner sends a socket joined to its table from a node that hears nothing is lost, so
+    that node closes the socket (its client reconnects, perhaps to a node that hears), before it
+    would count as cut off."""
+    a, c = nodes.start("a"), nodes.start("c")
+    t = new_table(c)
+    tid, token = t["table"], t["seats"][0]["token"]
+    node = node_of(a)
+    with a.websocket_connect("/ws") as ws:
+        joined(ws, tid, token)
+        monkeypatch.setattr(node.bus, "silent_for", lambda: 7.0)
+        monkeypatch.setattr(node.bus, "_handler", lambda m: None)  # deaf: the owner's close is lost too
+        wait_until(lambda: not node.links, 2)
+        assert closed_with(ws) == 1012
+    assert not node.cut_off
+
+
+def test_an_owners_close_for_a_socket_it_does_not_know_waits_for_the_hellos_answer(nodes: Nodes) -> None:
+    """An owner that does not know a listed socket may just have refused its ``hello``: its
+    ``close`` then leaves a socket whose answer has not come (the refusal reaches the client), and
+    closes one the owner had joined; a close the owner means closes either."""
+    a = nodes.start("a")
+    node = node_of(a)
+    closed: list[int] = []
+
+    class Socket:
+        ws = None
+
+        def close(self, code: int) -> None:
+            closed.append(code)
+
+    def scenario() -> None:
+        for cid, was_joined in (("waiting", False), ("joined", True), ("told", False)):
+            node.links[cid] = Link(Socket(), "t", "c", 1, joined=was_joined)  # type: ignore[arg-type]
+        for cid in ("waiting", "joined"):
+            node._on_message({"k": "close", "cid": cid, "unknown": True, "from": "c"})
+        node._on_message({"k": "close", "cid": "told", "from": "c"})
+
+    a.portal.call(scenario)  # type: ignore[union-attr]
+    assert set(node.links) == {"waiting"} and closed == [1012, 1012]
+
+
+def test_a_busy_database_pool_holds_back_neither_renewals_nor_the_tables(nodes: Nodes) -> None:
+    """The ticks' statements run on a thread of their own, and a renewal's time is taken when it
+    starts there: with every thread of the node's database pool busy for longer than a lease, the
+    node keeps its table and its lease."""
+    a, c = nodes.start("a"), nodes.start("c")
+    tid = new_table(a)["table"]
+    hub_a = a.app.state.hub  # type: ignore[attr-defined]
+    pool = hub_a.db_executor
+    busy = [pool.submit(time.sleep, 2 * node_of(a).settings.lease_seconds) for _ in range(2 * pool._max_workers)]
+    time.sleep(2 * node_of(a).settings.lease_seconds)
+    assert tid in hub_a.tables and tid in node_of(a).epochs and tid not in node_of(c).epochs
+    assert node_of(a).leases_lost == 0
+    for f in busy:
+        f.cancel()
+
+
+def test_nodes_that_all_stop_hearing_redis_keep_their_tables(nodes: Nodes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When Redis is down for every node, each stops beating, so that by the time any of them
+    would count as cut off none sees another alive, though they last heard something a couple of
+    seconds apart (a ping's interval): each keeps its tables (their own sockets still play) and
+    says it is degraded."""
+    a, c = nodes.start("a"), nodes.start("c")
+    tables = {new_table(a)["table"]: node_of(a), new_table(c)["table"]: node_of(c)}
+    began = time.monotonic()
+    for node, heard_last in ((node_of(a), began), (node_of(c), began + 2.0)):
+        monkeypatch.setattr(node.bus, "silent_for", lambda h=heard_last: max(0.0, time.monotonic() - h))
+    time.sleep(CUT_OFF_AFTER + 4)
+    for tid, node in tables.items():
+        assert tid in node.epochs and not node.cut_off
+    assert node_of(a).leases.live_nodes() == set()
+    assert a.get("/healthz").json()["status"] == "degraded" and c.get("/healthz").json()["status"] == "degraded"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -160,7 +161,11 @@ class Store:
         else:
             kwargs["pool_pre_ping"] = True
             given = sa.engine.make_url(self.url).query
-            kwargs["connect_args"] = {k: v for k, v in PG_CONNECT_ARGS.items() if k not in given}
+            connect_args = {k: v for k, v in PG_CONNECT_ARGS.items() if k not in given}
+            own = given.get("options")
+            if isinstance(own, str):  # the URL's own run-time settings come after ours, so they win
+                connect_args["options"] = f"{PG_CONNECT_ARGS['options']} {own}"
+            kwargs["connect_args"] = connect_args
         self.engine: Engine = sa.create_engine(self.url, **kwargs)
         if is_sqlite:
             sa.event.listen(self.engine, "connect", lambda conn, _rec: _sqlite_pragmas(conn, sync))
@@ -337,8 +342,10 @@ class Store:
         given = sa.engine.make_url(self.url)
         libpq_only = [k for k in PG_CONNECT_ARGS if k != "options"]
         url = given.set(drivername="postgresql").difference_update_query(libpq_only)
+        own = given.query.get("options")
+        named = set(re.findall(r"(?:-c\s*|--)([\w.]+)=", own)) if isinstance(own, str) else set()
         settings = {
-            **({} if "options" in given.query else PG_SESSION_SETTINGS),
+            **{k: v for k, v in PG_SESSION_SETTINGS.items() if k not in named},  # the URL's own win
             **LOG_CONNECTION_SETTINGS,
             "statement_timeout": str(max(1, round(timeout * 1000))),
         }

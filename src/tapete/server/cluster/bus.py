@@ -109,9 +109,9 @@ class Bus:
         self.dropped = 0
         """Messages dropped because the queue was full."""
         self.gaps = 0
+        """Times messages from another node were found lost."""
         self._heard_at = time.monotonic()
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
-        """Times messages from another node were found lost."""
 
     async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
         """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.

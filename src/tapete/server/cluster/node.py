@@ -25,8 +25,9 @@ A node cut off keeps nothing it cannot serve. Each table's lease is known good u
 after the start of the renewal (or claim) that last kept it; past that, the table leaves
 memory and its sockets are closed, whether or not the database answers (``_watch_leases``):
 the lease may have moved. A node whose inbox hears nothing (Redis unreachable from it) stops
-beating; if other nodes still beat once its own beat has run out, it gives its tables up so
-that they can take them, and takes none; ``/healthz`` then says ``failing``, so that the load
+beating and closes its sockets joined elsewhere; if other nodes still beat after
+``CUT_OFF_AFTER``, it gives its tables up so that they can take them, and takes none until it
+has heard again for ``HEARD_AGAIN_FOR``; ``/healthz`` then says ``failing``, so that the load
 balancer sends it no sockets. (When Redis is down for every node, none beats, and each keeps
 its tables.)
 """
@@ -40,6 +41,8 @@ import logging
 import math
 import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -47,7 +50,7 @@ from starlette.types import ASGIApp
 
 from tapete.errors import TapeteError
 from tapete.server.cluster.botqueue import RemoteDecisions
-from tapete.server.cluster.bus import DEAD_AFTER, Bus, BusTimeout
+from tapete.server.cluster.bus import DEAD_AFTER, PING_AFTER, Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases
@@ -76,6 +79,23 @@ TAKE_WAIT_SECONDS: Final = HELLO_SECONDS - 1.0
 for the answer); then it is answered ``gone`` and the socket reconnects."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
+CUT_OFF_AFTER: Final = DEAD_AFTER + NODE_SECONDS + PING_AFTER + 1.0
+"""Seconds a node's inbox hears nothing before, if other nodes still beat, the node gives its
+tables up: by then any node that stopped hearing at about the same time (Redis down for all)
+has stopped beating long enough to count as gone."""
+HEARD_AGAIN_FOR: Final = 5.0
+"""Seconds a cut-off node's inbox must hear again before it takes tables again (a flaky link
+does not make its tables come and go)."""
+FORGET_AFTER: Final = 30.0
+"""Seconds a node must be gone before this one forgets its messages' numbering (a beat that
+flickers does not read as lost messages)."""
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:
+    """``fn(*args)``, with the ``time.monotonic`` just before it ran (taken in the thread that runs
+    it, so that a wait for a free thread does not count)."""
+    began = time.monotonic()
+    return began, fn(*args)
 
 
 def hello_table(text: str) -> str | None:
@@ -118,6 +138,8 @@ class Link:
     table_id: str
     owner: str
     epoch: int
+    joined: bool = False
+    """The owner answered the ``hello``: the socket is joined there."""
 
 
 class ClusterNode:
@@ -139,6 +161,13 @@ class ClusterNode:
         """When the last tick that reached the database began."""
         self.cut_off = False
         """This node's inbox hears nothing while other nodes live: it holds no tables."""
+        self._hearing_since: float | None = time.monotonic()
+        """Since when the inbox hears again (``None`` while it hears nothing)."""
+        self._absent_since: dict[str, float] = {}
+        """Nodes this one has numbered messages with that are not live, since when."""
+        self._lease_pool = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
+        """The thread of the ticks' statements (heartbeats, renewals, the search for orphans), so
+        that a busy database pool does not hold them back until the leases run out."""
         self._joining: set[tuple[str, str]] = set()
         """Other nodes' sockets whose forwarded ``hello`` is being handled here."""
         self._taking: dict[str, asyncio.Future[bool]] = {}
@@ -210,6 +239,7 @@ class ClusterNode:
         if self._bus is not None:
             await asyncio.sleep(0.05)  # let the publisher send the last messages
             await self._bus.stop()
+        self._lease_pool.shutdown(wait=False)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -220,8 +250,7 @@ class ClusterNode:
     async def store_table(self, row: TableRow, store: StoreTable) -> None:
         # the table and its lease in one transaction: no node sees it open without an owner, and
         # the hub adds it to its tables before this node's next tick looks for tables it lacks
-        began = time.monotonic()
-        epoch = await self.hub.db(self.leases.create_table, row, self.node_id)
+        began, epoch = await self.hub.db(timed, self.leases.create_table, row, self.node_id)
         self._good_until[row.id] = began + self.leases.lease_seconds
         self.epochs[row.id] = epoch
 
@@ -358,6 +387,10 @@ class ClusterNode:
             self._conn_ids.pop(conn, None)
             self.links.pop(cid, None)
             return
+        link = self.links.get(cid)
+        if link is None:  # closed meanwhile
+            return
+        link.joined = True
         seat = answer.get("seat")
         if isinstance(seat, int):  # the seat is bound to the account this socket presents, as on the owner
             await self.hub.seat_taken(conn.ws, table_id, seat)
@@ -418,7 +451,11 @@ class ClusterNode:
             elif m.get("from"):  # a socket gone from here whose "bye" the owner missed
                 self.bus.publish(str(m["from"]), {"k": "bye", "cid": m.get("cid"), "from": self.node_id})
         elif kind == "close":
-            self._unlink(str(m.get("cid")), close=True)
+            cid = str(m.get("cid"))
+            link = self.links.get(cid)
+            # an owner that does not know the socket may have just refused its hello: its answer says
+            if link is not None and (link.joined or not m.get("unknown")):
+                self._unlink(cid, close=True)
         elif kind == "bye":
             self._detach((str(m.get("from")), str(m.get("cid"))))
         elif kind == "links":
@@ -429,7 +466,7 @@ class ClusterNode:
                     self._detach(key)
                 for cid in kept:  # sockets its node thinks joined here that are not: they reconnect
                     if (holder, cid) not in self.remotes and (holder, cid) not in self._joining:
-                        self.bus.publish(holder, {"k": "close", "cid": cid, "from": self.node_id})
+                        self.bus.publish(holder, {"k": "close", "cid": cid, "unknown": True, "from": self.node_id})
 
     async def _serve(self, m: dict[str, Any]) -> None:
         """Run a socket's message forwarded by its node, and reply when it is handled."""
@@ -508,8 +545,9 @@ class ClusterNode:
         from tapete.server.hub import record_of
 
         hub = self.hub
-        began = time.monotonic()
-        epoch = await hub.db(self.leases.claim, table_id, self.node_id)
+        if self.cut_off:  # it came about while this take waited for its turn
+            return False
+        began, epoch = await hub.db(timed, self.leases.claim, table_id, self.node_id)
         if epoch is None:
             return False
         self._good_until[table_id] = began + self.leases.lease_seconds
@@ -570,12 +608,39 @@ class ClusterNode:
         renewal stuck): another node may hold it now, so this one must not show it any more."""
         while True:
             await asyncio.sleep(self.settings.tick_seconds / 2)
-            now = time.monotonic()
-            for t in [t for t in self._good_until if t not in self.epochs]:
-                del self._good_until[t]
-            for t in [t for t in self.epochs if self._good_until.get(t, math.inf) <= now]:
-                log.warning("table %s: its lease was not renewed in time; the table leaves this node", t)
-                await self.drop(t)
+            try:
+                now = time.monotonic()
+                for t in [t for t in self._good_until if t not in self.epochs]:
+                    del self._good_until[t]
+                for t in [t for t in self.epochs if self._good_until.get(t, math.inf) <= now]:
+                    log.warning("table %s: its lease was not renewed in time; the table leaves this node", t)
+                    await self.drop(t)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("watching the leases failed")
+
+    async def _lease_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run one of the tick's statements on the leases' own thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._lease_pool, fn, *args)
+
+    def _note_hearing(self, silent: float, live: set[str]) -> None:
+        """Whether this node is cut off from the bus (see the module's description), from how long
+        its inbox has heard nothing and which nodes live."""
+        now = time.monotonic()
+        if silent > DEAD_AFTER:
+            self._hearing_since = None
+        elif self._hearing_since is None:
+            self._hearing_since = now
+        if not self.cut_off:
+            if silent > CUT_OFF_AFTER and live - {self.node_id}:
+                log.error(
+                    "node %s hears nothing from the bus while other nodes live: it gives its tables up", self.node_id
+                )
+                self.cut_off = True
+        elif self._hearing_since is not None and now - self._hearing_since >= HEARD_AGAIN_FOR:
+            log.warning("node %s hears the bus again", self.node_id)
+            self.cut_off = False
 
     async def tick(self) -> None:
         """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner
@@ -584,44 +649,48 @@ class ClusterNode:
         began = time.monotonic()
         silent = self.bus.silent_for()
         if silent <= DEAD_AFTER:
-            await hub.db(leases.beat, me)
-        live = set(await hub.db(leases.live_nodes))
+            await self._lease_db(leases.beat, me)
+        held = dict(self.epochs)
+        renewed, kept = await self._lease_db(timed, leases.renew, me, list(held))
+        for t, epoch in held.items():
+            if self.epochs.get(t) != epoch:
+                continue  # dropped, or taken again, meanwhile
+            if kept.get(t) == epoch:
+                self._good_until[t] = renewed + leases.lease_seconds
+            else:
+                log.warning("table %s: lease at epoch %d lost", t, epoch)
+                await self.drop(t)
+        live = set(await self._lease_db(leases.live_nodes))
         self._db_answered_at = began
-        # by then a node that went deaf with this one (Redis down for all) no longer counts as live
-        cut_off = silent > DEAD_AFTER + NODE_SECONDS + self.settings.tick_seconds and bool(live - {me})
-        if cut_off and not self.cut_off:
-            log.error("node %s hears nothing from the bus while other nodes live: it gives its tables up", me)
-        self.cut_off = cut_off
+        self._note_hearing(silent, live)
         for t in list(self.epochs):
-            if cut_off:
+            if self.cut_off:
                 await self.drop(t, lost=False)
             elif t in hub.tables or t in self._taking:
                 continue
             else:
                 self.epochs.pop(t, None)
-            await hub.db(leases.release, t, me)
-        held = dict(self.epochs)
-        began = time.monotonic()
-        kept = await hub.db(leases.renew, me, list(held))
-        for t, epoch in held.items():
-            if self.epochs.get(t) != epoch:
-                continue  # dropped, or taken again, meanwhile
-            if kept.get(t) == epoch:
-                self._good_until[t] = began + leases.lease_seconds
-            else:
-                log.warning("table %s: lease at epoch %d lost", t, epoch)
-                await self.drop(t)
-        if not cut_off:
-            for t in await hub.db(leases.orphans, 2 * TAKE_AT_ONCE):
+            await self._lease_db(leases.release, t, me)
+        if not self.cut_off:
+            for t in await self._lease_db(leases.orphans, 2 * TAKE_AT_ONCE):
                 if t not in self._taking and t not in self.epochs:
                     self._spawn(self.take(t))
+        if silent > DEAD_AFTER:  # whatever their owners send them is lost: they reconnect
+            for cid in list(self.links):
+                self._unlink(cid, close=True)
         for key in [k for k in self.remotes if k[0] not in live]:
             self._detach(key, close=True)  # in case that node is only late: its socket reconnects
+        now = time.monotonic()
+        for node in list(self._absent_since):
+            if node in live:
+                del self._absent_since[node]
         for node in self.bus.peers() - live:
-            self.bus.forget(node)
+            if now - self._absent_since.setdefault(node, now) > FORGET_AFTER:
+                self.bus.forget(node)
+                del self._absent_since[node]
         self._announce_links(live)
         if self.links:
-            owners = await hub.db(leases.owners, list({link.table_id for link in self.links.values()}))
+            owners = await self._lease_db(leases.owners, list({link.table_id for link in self.links.values()}))
             for cid, link in list(self.links.items()):
                 o = owners.get(link.table_id)
                 if o is None or not o.alive or o.node_id != link.owner or o.epoch != link.epoch:
