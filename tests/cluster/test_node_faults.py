@@ -333,6 +333,9 @@ def test_a_node_cut_off_from_redis_gives_its_tables_to_the_others(
     health = a.get("/healthz")
     assert health.status_code == 503 and any("Redis" in r for r in health.json()["reasons"])
     wait_until(lambda: "a" not in node.leases.live_nodes(), 4)  # its last beat runs out
+    silent[0] = 5.0  # heard once, a while ago: not hearing again yet
+    time.sleep(HEARD_AGAIN_FOR + 1)
+    assert node.cut_off
     silent[0] = 0.0
     wait_until(lambda: "a" in node.leases.live_nodes(), 3)
     assert node.cut_off  # until it has heard again for a while
@@ -383,6 +386,8 @@ def test_an_owners_close_for_a_socket_it_does_not_know_waits_for_the_hellos_answ
     closes one the owner had joined; a close the owner means closes either."""
     a = nodes.start("a")
     node = node_of(a)
+    assert node._ticker is not None
+    a.portal.call(node._ticker.cancel)  # type: ignore[union-attr]  # its owners' check is not under test
     closed: list[int] = []
 
     class Socket:

@@ -343,7 +343,8 @@ class Store:
         libpq_only = [k for k in PG_CONNECT_ARGS if k != "options"]
         url = given.set(drivername="postgresql").difference_update_query(libpq_only)
         own = given.query.get("options")
-        named = set(re.findall(r"(?:-c\s*|--)([\w.]+)=", own)) if isinstance(own, str) else set()
+        found = re.findall(r"(?:-c\s*|--)([\w.-]+)=", own) if isinstance(own, str) else []
+        named = {k.lower().replace("-", "_") for k in found}
         settings = {
             **{k: v for k, v in PG_SESSION_SETTINGS.items() if k not in named},  # the URL's own win
             **LOG_CONNECTION_SETTINGS,

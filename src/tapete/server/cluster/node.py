@@ -79,12 +79,14 @@ TAKE_WAIT_SECONDS: Final = HELLO_SECONDS - 1.0
 for the answer); then it is answered ``gone`` and the socket reconnects."""
 TAKE_AT_ONCE: Final = 4
 """Tables a node rebuilds at the same time when it takes over a dead node's."""
-CUT_OFF_AFTER: Final = DEAD_AFTER + NODE_SECONDS + PING_AFTER + 1.0
+CUT_OFF_AFTER: Final = DEAD_AFTER + NODE_SECONDS + PING_AFTER + 3.0
 """Seconds a node's inbox hears nothing before, if other nodes still beat, the node gives its
 tables up: by then any node that stopped hearing at about the same time (Redis down for all)
 has stopped beating long enough to count as gone."""
+HEARING_WITHIN: Final = PING_AFTER + 1.5
+"""An inbox that heard something this recently hears: a working one is pinged when quiet."""
 HEARD_AGAIN_FOR: Final = 5.0
-"""Seconds a cut-off node's inbox must hear again before it takes tables again (a flaky link
+"""Seconds a cut-off node's inbox must keep hearing before it takes tables again (a flaky link
 does not make its tables come and go)."""
 FORGET_AFTER: Final = 30.0
 """Seconds a node must be gone before this one forgets its messages' numbering (a beat that
@@ -624,23 +626,31 @@ class ClusterNode:
         """Run one of the tick's statements on the leases' own thread."""
         return await asyncio.get_running_loop().run_in_executor(self._lease_pool, fn, *args)
 
-    def _note_hearing(self, silent: float, live: set[str]) -> None:
-        """Whether this node is cut off from the bus (see the module's description), from how long
-        its inbox has heard nothing and which nodes live."""
-        now = time.monotonic()
-        if silent > DEAD_AFTER:
+    def _note_hearing(self, silent: float) -> None:
+        """Since when the inbox has kept hearing (``None`` while it does not)."""
+        if silent > HEARING_WITHIN:
             self._hearing_since = None
         elif self._hearing_since is None:
-            self._hearing_since = now
+            self._hearing_since = time.monotonic()
+
+    def _judge_cut_off(self, silent: float, live: set[str]) -> None:
+        """Whether this node is cut off from the bus (see the module's description), from how long
+        its inbox has heard nothing and which nodes live."""
         if not self.cut_off:
             if silent > CUT_OFF_AFTER and live - {self.node_id}:
                 log.error(
                     "node %s hears nothing from the bus while other nodes live: it gives its tables up", self.node_id
                 )
                 self.cut_off = True
-        elif self._hearing_since is not None and now - self._hearing_since >= HEARD_AGAIN_FOR:
+        elif self._hearing_since is not None and time.monotonic() - self._hearing_since >= HEARD_AGAIN_FOR:
             log.warning("node %s hears the bus again", self.node_id)
             self.cut_off = False
+
+    def _beat_if_hearing(self) -> None:
+        """Say this node lives, unless its inbox has stopped hearing (checked again in the thread,
+        just before the statement)."""
+        if self.bus.silent_for() <= DEAD_AFTER:
+            self.leases.beat(self.node_id)
 
     async def tick(self) -> None:
         """Heartbeat, renew, take orphans, forget dead nodes' sockets, close sockets whose owner
@@ -648,8 +658,8 @@ class ClusterNode:
         hub, leases, me = self.hub, self.leases, self.node_id
         began = time.monotonic()
         silent = self.bus.silent_for()
-        if silent <= DEAD_AFTER:
-            await self._lease_db(leases.beat, me)
+        self._note_hearing(silent)
+        await self._lease_db(self._beat_if_hearing)
         held = dict(self.epochs)
         renewed, kept = await self._lease_db(timed, leases.renew, me, list(held))
         for t, epoch in held.items():
@@ -662,7 +672,7 @@ class ClusterNode:
                 await self.drop(t)
         live = set(await self._lease_db(leases.live_nodes))
         self._db_answered_at = began
-        self._note_hearing(silent, live)
+        self._judge_cut_off(self.bus.silent_for(), live)
         for t in list(self.epochs):
             if self.cut_off:
                 await self.drop(t, lost=False)
