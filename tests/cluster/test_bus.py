@@ -37,6 +37,14 @@ async def lose(sender: Bus, monkeypatch: pytest.MonkeyPatch, send: Callable[[], 
     await asyncio.sleep(0.3)  # and waited before publishing again
 
 
+async def recording(bus: Bus) -> tuple[list[int], list[str]]:
+    """Start ``bus``, keeping the ``n`` of each message it gets and the senders whose messages were lost."""
+    got: list[int] = []
+    gaps: list[str] = []
+    await bus.start(lambda m: got.append(m["n"]), gaps.append)
+    return got, gaps
+
+
 def test_order_replies_and_timeouts(rd: tuple[str, str]) -> None:
     url, prefix = rd
 
@@ -324,10 +332,8 @@ def test_a_sender_that_forgot_its_receiver_still_shows_the_loss(
 
     async def scenario() -> None:
         x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
-        got: list[int] = []
-        gaps: list[str] = []
         await x.start(lambda m: None)
-        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        got, gaps = await recording(y)
         try:
             x.publish("y", {"k": "out", "n": 1})
             await until(lambda: got == [1])
@@ -352,9 +358,7 @@ def test_a_restarted_sender_starts_at_one_and_a_later_first_number_is_a_loss(
 
     async def scenario() -> None:
         y = Bus(url, prefix, "y")
-        got: list[int] = []
-        gaps: list[str] = []
-        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        got, gaps = await recording(y)
         try:
             first = Bus(url, prefix, "x")
             await first.start(lambda m: None)
@@ -389,9 +393,7 @@ def test_messages_without_an_incarnation_are_numbered_as_before(rd: tuple[str, s
 
     async def scenario() -> None:
         y = Bus(url, prefix, "y")
-        got: list[int] = []
-        gaps: list[str] = []
-        await y.start(lambda m: got.append(m["n"]), gaps.append)
+        got, gaps = await recording(y)
         try:
             for number in (1, 2, 4, 1, 2):
                 data = dumps({"k": "out", "n": number, "_s": "old", "_q": number})
@@ -437,9 +439,7 @@ def test_a_stalled_event_loop_keeps_its_inbox(rd: tuple[str, str], monkeypatch: 
 
     async def scenario() -> None:
         x = Bus(url, prefix, "x")
-        got: list[int] = []
-        gaps: list[str] = []
-        await x.start(lambda m: got.append(m["n"]), gaps.append)
+        got, gaps = await recording(x)
         thread = threading.Thread(target=other_node)
         thread.start()
         try:

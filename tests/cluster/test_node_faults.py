@@ -68,6 +68,12 @@ def new_table(client: TestClient) -> dict[str, Any]:
     return out
 
 
+def table_for_seat_zero(client: TestClient) -> tuple[str, str]:
+    """A new table (a person in seat 0, two bots) made through ``client``: its id and seat 0's token."""
+    t = new_table(client)
+    return t["table"], t["seats"][0]["token"]
+
+
 def wait_until(check: Any, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -91,8 +97,7 @@ def test_a_hello_forwarded_during_a_takeover_waits_for_the_table(
     rebuild that takes longer than the forwarding node waits is answered ``gone`` in time
     (that node closes the socket, whose client says hello again)."""
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(a)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(a)
     hub_c = c.app.state.hub  # type: ignore[attr-defined]
     rebuild, rebuilding = hub_c.rebuild, threading.Event()
 
@@ -134,8 +139,7 @@ def test_a_socket_whose_bye_was_lost_is_forgotten_by_the_owner(nodes: Nodes, mon
     """Every tick a node tells the others which of its sockets are joined to their tables, so
     that an owner forgets a socket whose ``bye`` it never got (and its seat shows it gone)."""
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(c)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(c)
     bus_a = node_of(a).bus
     publish = bus_a.publish
 
@@ -271,8 +275,7 @@ def test_a_node_that_cannot_reach_the_database_lets_its_tables_go(
     import sqlalchemy as sa
 
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(a)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(a)
     node = node_of(a)
     hub_a = a.app.state.hub  # type: ignore[attr-defined]
 
@@ -299,8 +302,7 @@ def test_a_socket_its_owner_forgot_is_closed_so_that_it_reconnects(nodes: Nodes)
     it while that node was cut off, and the ``close`` it sent was lost) answers that node's next
     ``links`` with ``close``: the socket reconnects rather than staying joined to nothing."""
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(c)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(c)
     owner = node_of(c)
     with a.websocket_connect("/ws") as ws:
         joined(ws, tid, token)
@@ -318,8 +320,7 @@ def test_a_node_cut_off_from_redis_gives_its_tables_to_the_others(
     up (closing their sockets) and takes none; its ``/healthz`` fails, so that the load balancer
     sends its sockets elsewhere. Once it hears again, it beats and may take tables again."""
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(a)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(a)
     node = node_of(a)
     hub_a = a.app.state.hub  # type: ignore[attr-defined]
     silent = [60.0]
@@ -349,8 +350,7 @@ def test_a_lone_node_that_hears_nothing_from_redis_keeps_its_tables(
     """With no other node to take them, a node that hears nothing from Redis keeps its tables (its
     own sockets still play) and says it is degraded, not failing."""
     a = nodes.start("a")
-    t = new_table(a)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(a)
     node = node_of(a)
     monkeypatch.setattr(node.bus, "silent_for", lambda: 60.0)
     time.sleep(4 * node.settings.tick_seconds)
@@ -368,8 +368,7 @@ def test_a_node_that_hears_nothing_from_redis_closes_its_sockets_joined_elsewher
     that node closes the socket (its client reconnects, perhaps to a node that hears), before it
     would count as cut off."""
     a, c = nodes.start("a"), nodes.start("c")
-    t = new_table(c)
-    tid, token = t["table"], t["seats"][0]["token"]
+    tid, token = table_for_seat_zero(c)
     node = node_of(a)
     with a.websocket_connect("/ws") as ws:
         joined(ws, tid, token)
