@@ -170,8 +170,6 @@ class ClusterNode:
         self._lease_pool = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
         """The thread of the ticks' statements (heartbeats, renewals, the search for orphans), so
         that a busy database pool does not hold them back until the leases run out."""
-        self._joining: set[tuple[str, str]] = set()
-        """Other nodes' sockets whose forwarded ``hello`` is being handled here."""
         self._taking: dict[str, asyncio.Future[bool]] = {}
         self.links: dict[str, Link] = {}
         self._conn_ids: dict[Connection, str] = {}
@@ -443,8 +441,6 @@ class ClusterNode:
     def _on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("k")
         if kind == "req":
-            if m.get("op") == "hello":  # a ``links`` read before the task runs must not close it
-                self._joining.add((str(m.get("from")), str(m.get("cid"))))
             self._spawn(self._serve(m))
         elif kind == "out":
             link = self.links.get(str(m.get("cid")))
@@ -466,8 +462,10 @@ class ClusterNode:
                 kept = {str(c) for c in listed}
                 for key in [k for k in self.remotes if k[0] == holder and k[1] not in kept]:
                     self._detach(key)
-                for cid in kept:  # sockets its node thinks joined here that are not: they reconnect
-                    if (holder, cid) not in self.remotes and (holder, cid) not in self._joining:
+                # sockets its node thinks joined here that are not: they reconnect (a socket whose
+                # hello is still on its way is not closed by this: its node waits for the answer)
+                for cid in kept:
+                    if (holder, cid) not in self.remotes:
                         self.bus.publish(holder, {"k": "close", "cid": cid, "unknown": True, "from": self.node_id})
 
     async def _serve(self, m: dict[str, Any]) -> None:
@@ -509,8 +507,6 @@ class ClusterNode:
         except Exception:
             log.exception("a forwarded message failed")
             self.bus.reply(m, {"gone": True})
-        finally:
-            self._joining.discard(key)
 
     def _detach(self, key: tuple[str, str], *, close: bool = False) -> None:
         """Forget another node's socket ``key`` joined here (asking its node to close it if ``close``)."""
