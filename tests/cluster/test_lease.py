@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -448,3 +449,36 @@ def test_a_seat_is_handed_over_only_by_the_holder_of_its_tables_lease(leases: Le
     assert leases.claim("h1", "b") == 3
     leases.set_bot_override_fenced("h1", 0, None, False, "b", 3)
     assert seat_of(leases.store, "h1", 0) == (None, False)
+
+
+def test_nodes_starting_together_on_a_new_database_make_its_schema_once(pg: tuple[str, str]) -> None:
+    """Four nodes start at the same moment on a database with none of their tables: each
+    creates what is missing (the log's, the players', the leases') and reads the same signing
+    secret; none fails on a table or a secret another one made meanwhile."""
+    from tapete.players.store import PlayersStore
+
+    barrier = threading.Barrier(4)
+    secrets: list[bytes] = []
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        store = Store(pg[0], prefix=pg[1])
+        try:
+            barrier.wait(10)
+            store.create_schema()
+            players = PlayersStore(store)
+            players.create_schema()
+            Leases(store).create_schema()
+            secrets.append(players.secret())
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            store.dispose()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    assert len(secrets) == 4 and len(set(secrets)) == 1

@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from tapete.server.db import Store
+from tapete.server.db import Store, schema_transaction
 from tapete.server.errors import ServerError
 
 
@@ -134,11 +134,11 @@ class PlayersStore:
     # --- schema -----------------------------------------------------------------------
     def create_schema(self) -> None:
         """Create what is missing: the players' tables, and ``seats.account_id`` in an older log."""
-        self.log.metadata.create_all(self.engine)
-        columns = {c["name"] for c in sa.inspect(self.engine).get_columns(self.seats.name)}
-        if "account_id" not in columns:
-            quoted = self.engine.dialect.identifier_preparer.quote(self.seats.name)
-            with self.engine.begin() as c:
+        with schema_transaction(self.engine, self.log.prefix) as c:
+            self.log.metadata.create_all(c)
+            columns = {col["name"] for col in sa.inspect(c).get_columns(self.seats.name)}
+            if "account_id" not in columns:
+                quoted = self.engine.dialect.identifier_preparer.quote(self.seats.name)
                 c.execute(sa.text(f"ALTER TABLE {quoted} ADD COLUMN account_id VARCHAR(32)"))
 
     def secret(self) -> bytes:
@@ -148,7 +148,11 @@ class PlayersStore:
             if row is not None:
                 return bytes.fromhex(str(row[0]))
             value = secrets.token_bytes(32).hex()
-            c.execute(self.keys.insert().values(name="session", value=value))
+        try:
+            with self.engine.begin() as c:
+                c.execute(self.keys.insert().values(name="session", value=value))
+        except sa.exc.IntegrityError:
+            pass  # another node starting at the same time made it: that one is read back
         return self.secret()
 
     # --- accounts ---------------------------------------------------------------------

@@ -22,6 +22,7 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -68,6 +69,18 @@ LOG_TIMEOUT: Final = 5.0
 up (:meth:`Store.open_async_connection`, :meth:`Store.append_events_async`): after a failover or on
 a connection that died without a word, a commit would otherwise never return, and nothing after it
 would be written."""
+
+
+@contextlib.contextmanager
+def schema_transaction(engine: Engine, prefix: str) -> Iterator[sa.Connection]:
+    """A transaction that creates or changes the tables under ``prefix``, one process at a time:
+    on PostgreSQL it first takes an advisory lock, so that nodes starting together on a new
+    database do not both create a table (the second would fail on the catalogue's unique index)
+    or both change one. SQLite lets one writer in at a time by itself."""
+    with engine.begin() as c:
+        if engine.dialect.name == "postgresql":
+            c.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"tapete schema {prefix}"})
+        yield c
 
 
 def default_db_url() -> str:
@@ -237,7 +250,8 @@ class Store:
         )
 
     def create_schema(self) -> None:
-        self.metadata.create_all(self.engine)
+        with schema_transaction(self.engine, self.prefix) as c:
+            self.metadata.create_all(c)
 
     def drop_schema(self) -> None:
         self.metadata.drop_all(self.engine)

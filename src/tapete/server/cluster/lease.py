@@ -42,7 +42,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tapete.server.db import Store, TableRow, _seat_row, _table_row, close_timed_out
+from tapete.server.db import Store, TableRow, _seat_row, _table_row, close_timed_out, schema_transaction
 from tapete.server.groupcommit import action_text
 
 LEASE_SECONDS = 3.0
@@ -222,10 +222,10 @@ class Leases:
         """Create the lease, node and old writer tables, add the writer columns to ``events``, let
         the leases vouch for the log's tables and delete the expired leases of finished tables
         (the store's schema must exist; every step is a no-op when already done)."""
-        self.metadata.create_all(self.engine)
-        columns = {c["name"] for c in sa.inspect(self.engine).get_columns(self.store.events.name)}
-        if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
-            with self.engine.begin() as c:
+        with schema_transaction(self.engine, self.store.prefix) as c:
+            self.metadata.create_all(c)
+            columns = {col["name"] for col in sa.inspect(c).get_columns(self.store.events.name)}
+            if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
                 c.exec_driver_sql(self._add_writer_columns)
         lease_unkeyed, event_keys = self._table_keys_to_move(self.engine)
         if lease_unkeyed or event_keys:  # checked first: ALTER TABLE would lock the log even as a no-op
