@@ -173,7 +173,9 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
     """A connection to Redis that stops carrying anything without closing is given up: the
     inbox is subscribed again on a new one, and the numbering of what comes next says whose
     messages were lost meanwhile; a batch stuck on such a connection times out, so that
-    publishing goes on (and its receiver learns of the loss the same way)."""
+    publishing goes on (and its receiver learns of the loss the same way). A request answered
+    without a number (a bot decision, by a worker) fails once the inbox is subscribed again, so
+    that its table asks again rather than waiting out its time."""
     from urllib.parse import urlparse
 
     url, prefix = rd
@@ -198,6 +200,7 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
                 if got and got_y:
                     break
                 await asyncio.sleep(0.02)
+            _, job = x.expect()  # a bot decision asked of the workers: their reply carries no number
             proxy.freeze()
             y.publish("x", {"k": "out", "n": 0})  # lost: x's inbox is deaf
             x.publish("y", {"k": "out", "n": 0})  # stuck on the frozen connection, then given up
@@ -208,6 +211,7 @@ def test_an_inbox_whose_connection_went_silent_subscribes_again(
                     break
             assert got[0] == 1 and 0 not in got and got[1:] == list(range(got[1], got[1] + len(got) - 1))
             assert gaps == ["y"]
+            assert job.done() and isinstance(job.exception(), BusTimeout)  # asked again at once
             x.publish("y", {"k": "out", "n": 3})
             for _ in range(150):
                 if 3 in got_y:
@@ -382,6 +386,48 @@ def test_a_restarted_sender_starts_at_one_and_a_later_first_number_is_a_loss(
             assert got == [1, 2, 4] and gaps == ["x"]
         finally:
             await y.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_receiver_started_again_under_its_name_is_numbered_anew(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Node y stops and starts again under the same name (a rolling deploy): what x had
+    numbered for the earlier y reaches the new one without being taken for a loss; once x hears
+    the new y, it numbers what it sends it from 1, and a message lost after that is noticed."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x = Bus(url, prefix, "x")
+        x_got, x_gaps = await recording(x)
+        try:
+            first = Bus(url, prefix, "y")
+            await first.start(lambda m: None)
+            first.publish("x", {"k": "out", "n": 0})
+            await until(lambda: x_got == [0])
+            for n in (1, 2, 3):
+                x.publish("y", {"k": "out", "n": n})
+            await asyncio.sleep(0.3)
+            await first.stop()
+            second = Bus(url, prefix, "y")
+            got, gaps = await recording(second)
+            try:
+                x.publish("y", {"k": "out", "n": 4})  # numbered 4, for the earlier y
+                await until(lambda: got == [4])
+                second.publish("x", {"k": "out", "n": 5})
+                await until(lambda: x_got == [0, 5])
+                x.publish("y", {"k": "out", "n": 6})  # numbered 1, for this y
+                await until(lambda: got == [4, 6])
+                assert gaps == [] and x_gaps == []
+                await lose(x, monkeypatch, lambda: x.publish("y", {"k": "out", "n": 7}))
+                x.publish("y", {"k": "out", "n": 8})
+                await until(lambda: len(got) == 3)
+                assert got == [4, 6, 8] and gaps == ["x"]
+            finally:
+                await second.stop()
+        finally:
+            await x.stop()
 
     asyncio.run(scenario())
 

@@ -16,7 +16,11 @@ this node (``_q``, from 1). A number that does not follow the last one from the 
 tells the receiver that messages from that sender were lost (a batch Redis refused, a full
 queue, an inbox away, or a sender that forgot this node and numbers from 1 again); so does a
 first number above 1 from an incarnation not heard before (a sender that started again starts at
-1). Messages without an incarnation (from an older version) count a 1 as a new start. Once it
+1). Messages without an incarnation (from an older version) count a 1 as a new start. A node that
+starts again under the same name is a new incarnation to its peers: each message also carries the
+receiver's incarnation as its sender last heard it (``_r``); a message numbered for an earlier
+incarnation of the receiver is taken as it is, without a judgement, and a sender that hears a new
+incarnation of a peer numbers what it sends that peer from 1 again. Once it
 has handled the message that shows the gap, the receiver calls ``on_gap`` with the sender's
 name, fails its own requests still waiting on that sender (their replies may be among the lost)
 and sends the sender a ``gap``, on which the sender fails its requests waiting on the receiver
@@ -57,6 +61,8 @@ SENDER: Final = "_s"
 """The key of a message's sender."""
 INCARNATION: Final = "_i"
 """The key of the sender's incarnation (drawn anew each time a ``Bus`` is made)."""
+RECEIVER: Final = "_r"
+"""The key of the receiver's incarnation as the sender last heard it (absent until it has)."""
 NUMBER: Final = "_q"
 """The key of a message's number in what its sender's incarnation has sent the receiver."""
 COMMAND_SECONDS: Final = 5.0
@@ -104,8 +110,9 @@ class Bus:
         self._on_gap: GapHandler | None = None
         self._sent: dict[str, int] = {}
         """The number of the last message queued for each node."""
-        self._heard: dict[str, tuple[str | None, int]] = {}
-        """The incarnation and number of the last message received from each node."""
+        self._heard: dict[str, tuple[str | None, int, bool]] = {}
+        """The incarnation and number of the last message received from each node, and whether it
+        was numbered for this incarnation."""
         self.dropped = 0
         """Messages dropped because the queue was full."""
         self.gaps = 0
@@ -148,7 +155,11 @@ class Bus:
     def _queue(self, node_id: str, message: dict[str, Any], request_id: str | None) -> None:
         """Queue ``message``; the request ``request_id`` it carries fails if it is dropped."""
         number = self._sent.get(node_id, 0) + 1
-        data = dumps({**message, SENDER: self.node_id, INCARNATION: self.incarnation, NUMBER: number})
+        numbered = {**message, SENDER: self.node_id, INCARNATION: self.incarnation, NUMBER: number}
+        heard = self._heard.get(node_id)
+        if heard is not None and heard[0] is not None:
+            numbered[RECEIVER] = heard[0]
+        data = dumps(numbered)
         self._sent[node_id] = number
         try:
             self._out.put_nowait((channel(self.prefix, node_id), data, request_id))
@@ -197,6 +208,14 @@ class Bus:
     def _fail_requests_to(self, node_id: str) -> None:
         """Requests waiting on ``node_id`` get ``BusTimeout`` now (a request or its reply was lost)."""
         for rid in [r for r, n in self._asked.items() if n == node_id]:
+            self._fail_request(rid)
+
+    def _fail_unnumbered_requests(self) -> None:
+        """Requests whose reply does not come from a node (a bot decision, answered by a worker
+        without a number) get ``BusTimeout`` now: their reply may have been lost while the inbox
+        was away, and no numbering would show it. Those waiting on a node learn of a loss from
+        that node's numbering."""
+        for rid in [r for r in self._waiting if r not in self._asked]:
             self._fail_request(rid)
 
     async def wait_reply(
@@ -269,6 +288,8 @@ class Bus:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(channel(self.prefix, self.node_id))
+                if self._subscribed.is_set():  # subscribed again: replies sent meanwhile are lost
+                    self._fail_unnumbered_requests()
                 self._subscribed.set()
                 self._heard_at = time.monotonic()
                 await self._read_inbox(pubsub)
@@ -329,9 +350,15 @@ class Bus:
             return None, False
         if not isinstance(incarnation, str):
             incarnation = None  # an older sender: its 1 is taken for a new start
+        addressed = message.pop(RECEIVER, None)
+        ours = not isinstance(addressed, str) or addressed == self.incarnation
         before = self._heard.get(sender)
-        self._heard[sender] = (incarnation, number)
-        last = before[1] if before is not None and before[0] == incarnation else 0
+        self._heard[sender] = (incarnation, number, ours)
+        if before is not None and before[0] is not None and incarnation is not None and before[0] != incarnation:
+            self._sent.pop(sender, None)  # the sender started again: what this node sends it is numbered anew
+        if not ours:  # numbered for this node's name before it started: nothing to compare it with
+            return sender, False
+        last = before[1] if before is not None and before[0] == incarnation and before[2] else 0
         if number == last + 1 or (incarnation is None and number == 1):
             return sender, False
         log.warning("bus: messages from %s were lost (%d after %d)", sender, number, last)
