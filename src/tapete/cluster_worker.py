@@ -4,13 +4,16 @@ Run as many as the bots need, on any machine that reaches the Redis; each takes 
 decision at a time (:mod:`tapete.server.cluster.botqueue`). Nodes send their decisions
 there when started with ``tapete serve --remote-bots``. A worker exits with status 2 when
 its Redis URL is bad or Redis does not answer at the start; once started, it waits out a
-Redis that fails.
+Redis that fails. On SIGTERM it answers the decision in hand, leaves the consumer group and exits
+with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from typing import Any
 
 
@@ -29,8 +32,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
     name = args.name or default_worker_name()
     print(f"tapete worker {name}: answering bot decisions from {args.redis}", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # the job in hand is answered first
     try:
-        serve_decisions(args.redis, args.redis_prefix, name, stop_after=args.seconds)
+        serve_decisions(args.redis, args.redis_prefix, name, stop_after=args.seconds, stop=stop)
     except KeyboardInterrupt:
         return 0
     except redis.RedisError as exc:

@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import json
 import logging
+import signal
 import subprocess
 import sys
 import threading
@@ -33,6 +34,7 @@ from tapete.server.cluster.botqueue import (
     stream_name,
 )
 from tapete.server.cluster.bus import Bus, channel
+from tapete.server.errors import ServerError
 from tapete.server.jobs import decide
 from tapete.server.limits import Limits
 from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
@@ -169,6 +171,40 @@ def test_a_decision_cancelled_while_sent_leaves_no_request_waiting(monkeypatch: 
             with pytest.raises(asyncio.CancelledError):
                 await task
             assert bus._waiting == {}
+        finally:
+            await bus.redis.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_knows_how_long_no_worker_has_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions waiting with no worker taking them show in ``unanswered_for`` (which makes the
+    node's ``/healthz`` say ``degraded``); a worker's answer, or no decision waiting, sets it to 0."""
+
+    async def scenario() -> None:
+        bus = Bus(UNREACHED, "p:", "n1")
+        sent: list[dict[str, Any]] = []
+
+        async def xadd(stream: str, fields: dict[str, Any], **kwargs: Any) -> Any:
+            sent.append(json.loads(fields["job"]))
+
+        monkeypatch.setattr(bus.redis, "xadd", xadd)
+        bots = RemoteDecisions(bus, "p:", Limits(decision_seconds=0.6))
+        try:
+            assert bots.unanswered_for() == 0.0
+            waiting = asyncio.create_task(bots.decide("t1", "normal", 1, observation(3)))
+            await asyncio.sleep(0.4)
+            assert 0.3 < bots.unanswered_for() < 0.6
+            with pytest.raises(ServerError):
+                await waiting  # nobody answered in time
+            assert bots.unanswered_for() == 0.0
+            answered = asyncio.create_task(bots.decide("t1", "normal", 1, observation(3)))
+            await asyncio.sleep(0.1)
+            action = observation(3)["legal_actions"][0]
+            fut = bus._waiting[sent[-1]["id"]]
+            fut.set_result({"k": "rep", "id": sent[-1]["id"], "action": action})  # a worker's reply
+            assert (await answered)[0] == action
+            assert bots.unanswered_for() == 0.0 and time.monotonic() - bots.answered_at < 0.2
         finally:
             await bus.redis.aclose()
 
@@ -323,6 +359,8 @@ def test_a_worker_drops_an_entry_that_is_not_a_job(rd: tuple[str, str], caplog: 
         "ConnectionError:Error 111 connecting to 127.0.0.1:6379. Connection refused.",
         "ReadOnlyError:You can't write against a read only replica.",
         "OutOfMemoryError:command not allowed when used memory > 'maxmemory'.",
+        "ResponseError:NOREPLICAS Not enough good replicas to write.",
+        "ResponseError:BUSY Redis is busy running a script.",
     ],
 )
 def test_a_worker_waits_out_a_lost_connection(
@@ -357,6 +395,78 @@ def test_a_worker_waits_out_a_lost_connection(
         messages = [rec.getMessage() for rec in caplog.records]
         assert sum("Redis failed" in m for m in messages) == 1  # once for the whole outage
         assert sum("Redis answers again" in m for m in messages) == 1
+
+
+def test_a_stopped_worker_answers_the_job_in_hand_and_leaves_the_group(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stop`` set while a worker searches: the job is answered and acknowledged, the worker
+    returns, and its name leaves the consumer group."""
+    import redis
+
+    from tapete.server import jobs
+
+    url, prefix = rd
+    real, searching, stop = jobs.run_job, threading.Event(), threading.Event()
+
+    def slow(kind: str, args: Any) -> Any:
+        searching.set()
+        time.sleep(0.5)
+        return real(kind, args)
+
+    monkeypatch.setattr(jobs, "run_job", slow)
+    r = redis.Redis.from_url(url)
+    inbox: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    inbox.subscribe(channel(prefix, "n1"))
+    served: list[int] = []
+    worker = threading.Thread(target=lambda: served.append(serve_decisions(url, prefix, "w1", stop=stop)))
+    try:
+        worker.start()
+        stream = stream_name(prefix)
+        j = job("r1", 3)
+        r.xadd(stream, {"job": json.dumps(j)})
+        assert searching.wait(5)
+        stop.set()
+        worker.join(3)
+        assert not worker.is_alive() and served == [1]
+        got = replies(inbox, 1, 1.0)
+        assert got["r1"]["action"] == decide(j["args"], b"")[0]
+        assert r.xpending(stream, GROUP)["pending"] == 0
+        assert [c["name"] for c in r.xinfo_consumers(stream, GROUP)] == []
+    finally:
+        stop.set()
+        worker.join(5)
+        inbox.close()
+        r.close()
+
+
+def test_a_worker_exits_cleanly_on_sigterm(rd: tuple[str, str]) -> None:
+    """``tapete worker`` told to stop by its supervisor (SIGTERM) exits with status 0 and leaves
+    the consumer group."""
+    import redis
+
+    url, prefix = rd
+    command = [sys.executable, "-m", "tapete", "worker", "--redis", url, "--redis-prefix", prefix, "--name", "wq"]
+    r = redis.Redis.from_url(url)
+    inbox: Any = cast(Any, r).pubsub(ignore_subscribe_messages=True)
+    inbox.subscribe(channel(prefix, "n1"))
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and b"answering bot decisions" in proc.stdout.readline()
+        stream = stream_name(prefix)
+        r.xadd(stream, {"job": json.dumps(job("r1", 3))})
+        assert set(replies(inbox, 1, 30.0)) == {"r1"}
+        assert [c["name"] for c in r.xinfo_consumers(stream, GROUP)] == [b"wq"]
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=5)
+        assert proc.returncode == 0, err
+        assert r.xinfo_consumers(stream, GROUP) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=5)
+        inbox.close()
+        r.close()
 
 
 def test_a_worker_stops_on_time_while_redis_is_down(rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:

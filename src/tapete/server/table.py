@@ -42,8 +42,9 @@ Message = dict[str, Any]
 Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
 """``(lane, level, seed, observation) -> (action, search params used)``: one bot decision in a worker."""
 
-RETRY_PAUSE_MAX = 10.0
-"""Longest pause before a bot whose decision failed asks again."""
+RETRY_PAUSE_MAX = 3.0
+"""Longest pause before a bot whose decision failed, or whose action could not be logged, asks
+again (so bots go on within seconds of their workers, Redis or the log coming back)."""
 FEATURES: tuple[str, ...] = ("next_hand", "deltas")
 """What the server offers beyond the base protocol (``welcome.features``)."""
 
@@ -539,6 +540,11 @@ class Table:
                 refusals = 0
             except TapeteError as exc:
                 if exc.code in ("stale_version", "not_seated", "game_over", "no_table"):
+                    continue
+                if exc.code == "server_error":  # the log could not be written: asked again, as a failed decision
+                    failures += 1
+                    log.warning("table %s: bot action not logged; asking again", self.id)
+                    await asyncio.sleep(min(RETRY_PAUSE_MAX, 0.25 * 2**failures))
                     continue
                 refusals += 1
                 log.warning("table %s: bot action refused (%s)", self.id, exc.code)

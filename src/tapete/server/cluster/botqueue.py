@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -48,6 +49,9 @@ STREAM_LENGTH: Final = 100_000
 GROUP_GONE: Final = ("NOGROUP", "UNBLOCKED")
 """How Redis's errors begin when the stream or its group is gone (``UNBLOCKED``: deleted
 while a worker waited on it)."""
+PASSING: Final = ("NOREPLICAS", "BUSY", "MASTERDOWN", "LOADING", "TRYAGAIN")
+"""How Redis's errors begin when it cannot take the command for a while (too few replicas to
+write, a script running, a replica without its primary, a data set being loaded): waited out."""
 RETRY_FIRST: Final = 0.2
 """Seconds a worker pauses after Redis first fails; each further failure doubles it."""
 RETRY_MAX: Final = 5.0
@@ -75,6 +79,17 @@ class RemoteDecisions:
         self.bus = bus
         self.prefix = prefix
         self.limits = limits
+        self.asked_since: dict[str, float] = {}
+        """The decisions waiting for a worker, with when (``time.monotonic``) each was asked."""
+        self.answered_at = time.monotonic()
+        """When a worker last answered (or when the node started)."""
+
+    def unanswered_for(self) -> float:
+        """Seconds decisions have waited with no worker answering any (0 while none waits or
+        workers answer): over ``Limits.decision_seconds``, no worker is taking the jobs."""
+        if not self.asked_since:
+            return 0.0
+        return time.monotonic() - max(self.answered_at, min(self.asked_since.values()))
 
     async def start(self) -> None:
         try:
@@ -100,10 +115,14 @@ class RemoteDecisions:
         except BaseException:
             self.bus.abandon(rid)
             raise
+        self.asked_since[rid] = time.monotonic()
         try:
             answer = await self.bus.wait_reply(rid, fut, timeout)
         except BusTimeout:
             raise ServerError("busy", "no bot worker answered in time") from None
+        finally:
+            del self.asked_since[rid]
+        self.answered_at = time.monotonic()
         if "error" in answer:
             raise ServerError("busy", f"the bot failed: {str(answer['error'])[:100]}")
         return dict(answer["action"]), dict(params)
@@ -142,8 +161,15 @@ def default_worker_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
 
 
-def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | None = None) -> int:
-    """Answer decisions from the stream until interrupted (or for ``stop_after`` seconds); jobs answered.
+def serve_decisions(
+    url: str, prefix: str, name: str, *, stop_after: float | None = None, stop: threading.Event | None = None
+) -> int:
+    """Answer decisions from the stream until interrupted, ``stop`` is set or ``stop_after``
+    seconds have passed; the number of jobs answered.
+
+    Once ``stop`` is set, the job being answered is answered and acknowledged, the others this
+    worker read stay pending for another worker (``RECLAIM_MS``), and the worker leaves the
+    consumer group if it holds no job.
 
     Redis must answer at the start. Afterwards a lost connection, a Redis that lost the
     stream or its consumer group, or one that cannot take writes for a while (a replica during
@@ -163,8 +189,9 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
     end = None if stop_after is None else time.monotonic() + stop_after
     done = 0
     pause = 0.0  # the pause before the next try while Redis fails, else 0
+    stopping = stop if stop is not None else threading.Event()
     try:
-        while end is None or time.monotonic() < end:
+        while not stopping.is_set() and (end is None or time.monotonic() < end):
             try:
                 if pause:
                     ensure_group(r.xgroup_create, prefix)
@@ -179,6 +206,8 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                     log.warning("worker %s: Redis answers again", name)
                     pause = 0.0
                 for entry_id, fields in entries:
+                    if stopping.is_set():
+                        break
                     job = read_job(fields)
                     if job is None:
                         log.warning("worker %s: entry %r of the stream is not a job; dropped", name, entry_id)
@@ -207,7 +236,7 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                 if (
                     isinstance(err, redis.exceptions.ResponseError)
                     and not isinstance(err, passing)
-                    and not str(err).startswith(GROUP_GONE)
+                    and not str(err).startswith(GROUP_GONE + PASSING)
                 ):
                     raise
                 if not pause:
@@ -216,20 +245,35 @@ def serve_decisions(url: str, prefix: str, name: str, *, stop_after: float | Non
                     )
                 pause = min(RETRY_MAX, 2 * pause) if pause else RETRY_FIRST
                 left = pause if end is None else end - time.monotonic()
-                time.sleep(max(0.0, min(pause, left)))
+                stopping.wait(max(0.0, min(pause, left)))
+        leave_group(r, stream, name)
     finally:
         r.close()
     return done
 
 
+def leave_group(r: Any, stream: str, name: str) -> None:
+    """Take consumer ``name`` out of the group if no job waits on it (a worker that stops cleanly
+    leaves no name behind); nothing if Redis fails meanwhile."""
+    import redis
+
+    try:
+        if not r.xpending_range(stream, GROUP, min="-", max="+", count=1, consumername=name):
+            r.xgroup_delconsumer(stream, GROUP, name)
+    except redis.RedisError:
+        pass
+
+
 __all__ = [
     "GROUP",
+    "PASSING",
     "RECLAIM_MS",
     "RETRY_FIRST",
     "RETRY_MAX",
     "RemoteDecisions",
     "default_worker_name",
     "ensure_group",
+    "leave_group",
     "serve_decisions",
     "stream_name",
 ]
