@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.cluster.inprocess import Nodes
 from tests.server.helpers import postgres_url, unique_prefix
 
 REDIS_URL = os.environ.get("TAPETE_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -79,3 +80,11 @@ def rd(redis_base: str) -> Iterator[tuple[str, str]]:
         if keys:
             client.delete(*keys)
     client.close()
+
+
+@pytest.fixture
+def nodes(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Nodes]:
+    """In-process nodes on this test's prefixes, stopped afterwards."""
+    n = Nodes(pg, rd)
+    with n.stack:
+        yield n

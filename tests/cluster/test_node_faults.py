@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 from starlette.types import Message
 
-from tapete.server import create_app
 from tapete.server.cluster import httproute
 from tapete.server.cluster.bus import Bus
 from tapete.server.cluster.node import (
@@ -26,66 +23,11 @@ from tapete.server.cluster.node import (
     HEARD_AGAIN_FOR,
     HELLO_SECONDS,
     TAKE_WAIT_SECONDS,
-    ClusterNode,
-    ClusterSettings,
     Link,
 )
 from tapete.server.limits import Limits
 from tapete.server.messages import explain
-
-
-class Nodes:
-    """In-process nodes of one cluster (one PostgreSQL prefix, one Redis prefix)."""
-
-    def __init__(self, pg: tuple[str, str], rd: tuple[str, str]) -> None:
-        self.pg, self.rd = pg, rd
-        self.stack = ExitStack()
-
-    def start(self, node_id: str, limits: Limits | None = None) -> TestClient:
-        settings = ClusterSettings(self.rd[0], node_id=node_id, redis_prefix=self.rd[1])
-        app = create_app(
-            self.pg[0],
-            table_prefix=self.pg[1],
-            bot_delay=0.0,
-            bot_executor="thread",
-            next_hand_wait=0.0,
-            limits=limits,
-            cluster=settings,
-        )
-        return self.stack.enter_context(TestClient(app))
-
-
-def node_of(client: TestClient) -> ClusterNode:
-    node = client.app.state.hub.ownership  # type: ignore[attr-defined]
-    assert isinstance(node, ClusterNode)
-    return node
-
-
-def new_table(client: TestClient) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"profile": "runfast", "seats": ["human", "easy", "easy"]})
-    assert r.status_code == 201, r.text
-    out: dict[str, Any] = r.json()
-    return out
-
-
-def table_for_seat_zero(client: TestClient) -> tuple[str, str]:
-    """A new table (a person in seat 0, two bots) made through ``client``: its id and seat 0's token."""
-    t = new_table(client)
-    return t["table"], t["seats"][0]["token"]
-
-
-def wait_until(check: Any, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
-@pytest.fixture
-def nodes(pg: tuple[str, str], rd: tuple[str, str]) -> Iterator[Nodes]:
-    n = Nodes(pg, rd)
-    with n.stack:
-        yield n
+from tests.cluster.inprocess import Nodes, new_table, node_of, table_for_seat_zero, wait_until
 
 
 @pytest.mark.parametrize("rebuild_seconds", [1.0, 3.0])
@@ -426,14 +368,23 @@ def test_nodes_that_all_stop_hearing_redis_keep_their_tables(nodes: Nodes, monke
     """When Redis is down for every node, each stops beating, so that by the time any of them
     would count as cut off none sees another alive, though they last heard something a couple of
     seconds apart (a ping's interval): each keeps its tables (their own sockets still play) and
-    says it is degraded."""
+    says it is degraded. When Redis comes back, the node that hears first beats again at once;
+    one that hears a moment later does not take that for being cut off alone."""
     a, c = nodes.start("a"), nodes.start("c")
     tables = {new_table(a)["table"]: node_of(a), new_table(c)["table"]: node_of(c)}
     began = time.monotonic()
-    for node, heard_last in ((node_of(a), began), (node_of(c), began + 2.0)):
-        monkeypatch.setattr(node.bus, "silent_for", lambda h=heard_last: max(0.0, time.monotonic() - h))
+    heard = {"a": began, "c": began + 2.0}
+    for name, node in (("a", node_of(a)), ("c", node_of(c))):
+        monkeypatch.setattr(node.bus, "silent_for", lambda n=name: max(0.0, time.monotonic() - heard[n]))
     time.sleep(CUT_OFF_AFTER + 4)
     for tid, node in tables.items():
         assert tid in node.epochs and not node.cut_off
     assert node_of(a).leases.live_nodes() == set()
     assert a.get("/healthz").json()["status"] == "degraded" and c.get("/healthz").json()["status"] == "degraded"
+    heard["a"] = math.inf  # Redis is back: a hears at once, c a couple of seconds later
+    wait_until(lambda: "a" in node_of(c).leases.live_nodes(), 3)
+    time.sleep(2.0)
+    heard["c"] = math.inf
+    time.sleep(1.0)
+    for tid, node in tables.items():
+        assert tid in node.epochs and not node.cut_off

@@ -314,6 +314,11 @@ class Hub:
             table.kick_bots()
         log.info("restored %d unfinished tables", len(rows))
 
+    async def hand_off(self) -> None:
+        """The server begins to stop, before it waits for the calls in flight: a node of a cluster
+        gives its tables to the other nodes now (:meth:`Ownership.hand_off`)."""
+        await self.ownership.hand_off()
+
     async def stop(self) -> None:
         await self.ownership.stop()
         for table in list(self.tables.values()):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
 
+from tapete.server.handoff import HandingOffServer
 from tapete.server.limits import Limits
 from tapete.server.startup import StartupError, check_database, cluster_settings, safe_url
 
@@ -13,6 +15,10 @@ MAX_WS_FRAME = 65536
 """uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
 MAX_HTTP_CONNECTIONS = 1000
 """Connections uvicorn serves at once; beyond it answers 503."""
+
+
+STARTUP_FAILURE = 3
+"""Exit status when uvicorn could not start serving (as ``uvicorn.run`` exits)."""
 
 
 def data_url() -> str:
@@ -76,7 +82,7 @@ def serve(
     )
     node = f", node {cluster.node_id} on {safe_url(cluster.redis_url)}" if cluster else ""
     print(f"tapete server: open {public}/  (database: {safe_url(url)}{node})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -89,7 +95,12 @@ def serve(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+    server = HandingOffServer(config, app)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # uvicorn said why (the port in use, say)
+        return STARTUP_FAILURE
     return 0
 
 
-__all__ = ["MAX_HTTP_CONNECTIONS", "MAX_WS_FRAME", "data_url", "serve"]
+__all__ = ["MAX_HTTP_CONNECTIONS", "MAX_WS_FRAME", "STARTUP_FAILURE", "data_url", "serve"]

@@ -5,10 +5,13 @@
 owns is sent to that node on the bus; the owner runs it through its own application and
 replies with the response, which is passed back as it is. The call waits for the answer as
 long as the owner lives and holds the table (every ``OWNER_CHECK_SECONDS``), up to
-``FORWARD_SECONDS``; when the owner died or gave the table up meanwhile the call is answered
-here (this node may take the table over), and when the owner is there but silent it is
-refused as ``busy`` (503). A call on a table this node is taking over waits for it. The body
-is read here under the API's own limits (``MAX_API_BODY``, ``Limits.body_seconds``).
+``FORWARD_SECONDS``. A call about a table that is moving waits for the move, wherever it
+arrives (``ClusterNode.locate``): one this node is taking over, one whose lease was given up and
+not yet taken (this node then takes the table), and, on the owner, one it is still rebuilding.
+When the owner died or gave the table up meanwhile (it answers ``gone``), the call goes where the
+table is now, or is answered here; when the owner is there but silent it is refused as ``busy``
+(503). The body is read here under the API's own limits (``MAX_API_BODY``,
+``Limits.body_seconds``).
 ``GET /api/tables`` answers this node's open tables together with every other live node's. A
 call that came from another node (header ``x-tapete-forwarded``) is always answered where it
 arrives.
@@ -88,6 +91,18 @@ async def run_request(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def table_of(path: str) -> str | None:
+    """The table a call about one table names (``None`` for other calls, and for ``…/record``,
+    which every node reads from the log)."""
+    m = TABLE_PATH.match(path)
+    return m.group(1) if m is not None and m.group(2) != "/record" else None
+
+
+def forwarded_table(request: dict[str, Any]) -> str | None:
+    """The table a forwarded call (``run_request``'s form) is about, if it is about one."""
+    return table_of(str(request.get("path", "")))
+
+
 class TableRouting:
     """The middleware (see the module's description); the node is the application's hub's ``ownership``."""
 
@@ -110,15 +125,18 @@ class TableRouting:
         if path == "/api/tables" and scope["method"] == "GET":
             await self._list(node, scope, receive, send)
             return
-        m = TABLE_PATH.match(path)
-        owner = None
-        if m is not None and m.group(2) != "/record":
-            await node.settled(m.group(1))
-            owner = await node.owner_elsewhere(m.group(1))
-        if m is None or owner is None:
+        table_id = table_of(path)
+        if table_id is None:
             await self.app(scope, receive, send)
             return
-        table_id = m.group(1)
+        try:
+            owner = await node.locate(table_id)
+        except TapeteError as exc:
+            await _refuse(exc, scope, receive, send)
+            return
+        if owner is None:
+            await self.app(scope, receive, send)
+            return
         try:
             body = await read_body(Request(scope, receive), MAX_API_BODY, node.hub.limits.body_seconds)
         except TapeteError as exc:
@@ -132,6 +150,30 @@ class TableRouting:
             "client": (scope.get("client") or ("", 0))[0],
             "body": body.decode("latin-1"),
         }
+        for _ in range(3):
+            answer = await self._ask(node, table_id, owner.node_id, request)
+            if "status" in answer:
+                await _respond(send, answer)
+                return
+            if not answer.get("gone"):  # the owner lives and holds the table but did not answer
+                busy = ServerError("busy", "the node that holds this table did not answer in time")
+                await _refuse(busy, scope, receive, send)
+                return
+            # the owner died or gave the table up meanwhile: asked again where the table is now
+            try:
+                owner = await node.locate(table_id)
+            except TapeteError as exc:
+                await _refuse(exc, scope, receive, send)
+                return
+            if owner is None:
+                await self.app(scope, _replaying(body), send)
+                return
+        await _refuse(ServerError("busy", "the table is moving between nodes; try again"), scope, receive, send)
+
+    @staticmethod
+    async def _ask(node: ClusterNode, table_id: str, owner: str, request: dict[str, Any]) -> dict[str, Any]:
+        """The owner's answer (``status``, ``headers``, ``body``); ``{"gone": True}`` when the owner
+        no longer holds the table or is no longer alive, ``{}`` when it holds it but did not answer."""
 
         async def still_owner() -> bool:
             try:
@@ -140,26 +182,14 @@ class TableRouting:
                 return True
 
         try:
-            answer = await node.bus.request(
+            answer: dict[str, Any] = await node.bus.request(
                 owner, {"op": "http", "request": request}, FORWARD_SECONDS, still_owner, OWNER_CHECK_SECONDS
             )
         except BusTimeout:
             answer = {}
-        if "status" not in answer:
-            if await still_owner():
-                busy = ServerError("busy", "the node that holds this table did not answer in time")
-                await _refuse(busy, scope, receive, send)
-                return
-            # the owner is gone: answered here (the table is taken over or not found)
-            await node.settled(table_id)
-            replay = [body]
-
-            async def again() -> Message:
-                return {"type": "http.request", "body": replay.pop() if replay else b"", "more_body": False}
-
-            await self.app(scope, again, send)
-            return
-        await _respond(send, answer)
+        if "status" in answer or answer.get("gone"):
+            return answer
+        return {} if await still_owner() else {"gone": True}
 
     async def _list(self, node: ClusterNode, scope: Scope, receive: Receive, send: Send) -> None:
         local = await run_request(
@@ -192,6 +222,16 @@ class TableRouting:
             local["body"] = json.dumps(tables, separators=(",", ":"))
             local["headers"] = [[k, v] for k, v in local["headers"] if k.lower() != "content-length"]
         await _respond(send, local)
+
+
+def _replaying(body: bytes) -> Receive:
+    """An ASGI ``receive`` that gives a body already read once more."""
+    replay = [body]
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": replay.pop() if replay else b"", "more_body": False}
+
+    return receive
 
 
 async def _refuse(error: TapeteError, scope: Scope, receive: Receive, send: Send) -> None:

@@ -544,6 +544,11 @@ class Leases:
         with self.engine.begin() as c:
             c.execute(self._q["beat"], {"n": node_id, "ttl": NODE_SECONDS})
 
+    def leave(self, node_id: str) -> None:
+        """This node stops: it no longer counts as alive (no other node waits on it)."""
+        with self.engine.begin() as c:
+            c.execute(self.nodes.update().where(self.nodes.c.node_id == node_id).values(expires_at=0.0))
+
     def live_nodes(self) -> set[str]:
         with self.engine.connect() as c:
             return {str(r[0]) for r in c.execute(self._q["alive"])}

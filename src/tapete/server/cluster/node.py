@@ -25,8 +25,9 @@ A node cut off keeps nothing it cannot serve. Each table's lease is known good u
 after the start of the renewal (or claim) that last kept it; past that, the table leaves
 memory and its sockets are closed, whether or not the database answers (``_watch_leases``):
 the lease may have moved. A node whose inbox hears nothing (Redis unreachable from it) stops
-beating and closes its sockets joined elsewhere; if other nodes still beat after
-``CUT_OFF_AFTER``, it gives its tables up so that they can take them, and takes none until it
+beating and closes its sockets joined elsewhere; if after ``CUT_OFF_AFTER`` another node has
+beaten without a break for ``OTHERS_LIVE_FOR`` (so it is not merely the first to hear again after
+an outage for all), it gives its tables up so that they can take them, and takes none until it
 has heard again for ``HEARD_AGAIN_FOR``; ``/healthz`` then says ``failing``, so that the load
 balancer sends it no sockets. (When Redis is down for every node, none beats, and each keeps
 its tables.)
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import math
@@ -52,8 +54,8 @@ from tapete.errors import TapeteError
 from tapete.server.cluster.botqueue import RemoteDecisions
 from tapete.server.cluster.bus import DEAD_AFTER, PING_AFTER, Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
-from tapete.server.cluster.httproute import run_request
-from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases
+from tapete.server.cluster.httproute import forwarded_table, run_request
+from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
 from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
@@ -83,11 +85,19 @@ CUT_OFF_AFTER: Final = DEAD_AFTER + NODE_SECONDS + PING_AFTER + 3.0
 """Seconds a node's inbox hears nothing before, if other nodes still beat, the node gives its
 tables up: by then any node that stopped hearing at about the same time (Redis down for all)
 has stopped beating long enough to count as gone."""
+OTHERS_LIVE_FOR: Final = CUT_OFF_AFTER - DEAD_AFTER
+"""Seconds another node must have been alive without a break before it shows that this node,
+which hears nothing, is cut off alone: after an outage of Redis for every node, the first node
+to hear again beats at once, and one that hears a moment later must not take that for being cut
+off."""
 HEARING_WITHIN: Final = PING_AFTER + 1.5
 """An inbox that heard something this recently hears: a working one is pinged when quiet."""
 HEARD_AGAIN_FOR: Final = 5.0
 """Seconds a cut-off node's inbox must keep hearing before it takes tables again (a flaky link
 does not make its tables come and go)."""
+HAND_OFF_WAIT_SECONDS: Final = 5.0
+"""Longest a stopping node waits for a table it is taking over, or for an action being written,
+before it gives its tables up."""
 FORGET_AFTER: Final = 30.0
 """Seconds a node must be gone before this one forgets its messages' numbering (a beat that
 flickers does not read as lost messages)."""
@@ -163,8 +173,12 @@ class ClusterNode:
         """When the last tick that reached the database began."""
         self.cut_off = False
         """This node's inbox hears nothing while other nodes live: it holds no tables."""
+        self.stopping = False
+        """The node began to stop (:meth:`hand_off`): it holds and takes no tables."""
         self._hearing_since: float | None = time.monotonic()
         """Since when the inbox hears again (``None`` while it hears nothing)."""
+        self._live_since: dict[str, float] = {}
+        """Since when (``time.monotonic``) each live node has been seen alive without a break."""
         self._absent_since: dict[str, float] = {}
         """Nodes this one has numbered messages with that are not live, since when."""
         self._lease_pool = ThreadPoolExecutor(1, thread_name_prefix="tapete-leases")
@@ -179,10 +193,11 @@ class ClusterNode:
         self._watcher: asyncio.Task[None] | None = None
         self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
         self.app: ASGIApp | None = None
+        """The node's ASGI application, which answers HTTP calls forwarded from other nodes."""
         self.takeovers = 0
         """Tables this node took over from another node (or rebuilt after losing them)."""
         self.leases_lost = 0
-        """The node's ASGI application, which answers HTTP calls forwarded from other nodes."""
+        """Tables this node lost because their lease was gone when it wrote or renewed."""
 
     @property
     def hub(self) -> Hub:
@@ -218,17 +233,55 @@ class ClusterNode:
         log.info("node %s joined the cluster", self.node_id)
         return False
 
-    async def stop(self) -> None:
+    async def hand_off(self) -> None:
+        """The node begins to stop: it gives every table up at once, so that the other nodes take
+        them while this one still finishes the calls in flight. It beats, renews and takes no
+        more; each table stops taking actions and bots, an action being written reaches the log
+        and its sockets first, then the leases are given up together, the node stops counting as
+        alive, and the tables' sockets (and this node's sockets joined elsewhere) are closed with
+        1012, so that they reconnect to the node that takes each table. Later messages for those
+        tables are answered ``gone``, as for any table not held here."""
+        if self.stopping:
+            return
+        self.stopping = True
         for task in (self._ticker, self._watcher):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        pending = list(self._taking.values())
+        if pending:  # a take already past its claim ends with the table here, and given up below
+            await asyncio.wait(pending, timeout=HAND_OFF_WAIT_SECONDS)
+        tables = [t for t in map(self.hub.tables.pop, list(self.epochs), itertools.repeat(None)) if t is not None]
+        for table in tables:
+            await table.close()
+        for table in tables:
+            try:
+                async with asyncio.timeout(HAND_OFF_WAIT_SECONDS):
+                    async with table.lock:  # the action being written, if any, is in the log now
+                        pass
+            except TimeoutError:
+                pass
+        try:
+            await self.hub.db(self.leases.release_all, self.node_id)
+            await self.hub.db(self.leases.leave, self.node_id)
+        except Exception as exc:  # the leases run out by themselves
+            log.warning("node %s could not give its tables up (%s)", self.node_id, type(exc).__name__)
+        self.epochs.clear()
+        self._good_until.clear()
+        for table in tables:
+            self._close_sockets(table)
+        for cid in list(self.links):
+            self._unlink(cid, close=True)
+        log.info("node %s gave up %d tables as it stops", self.node_id, len(tables))
+
+    async def stop(self) -> None:
+        await self.hand_off()
         for t in list(self._tasks):
             t.cancel()
         for cid in list(self.links):
             self._unlink(cid, close=True)
-        for table_id in list(self.epochs):
+        for table_id in list(self.epochs):  # taken while the node stopped
             with contextlib.suppress(Exception):
                 await self.hub.db(self.leases.release, table_id, self.node_id)
         self.epochs.clear()
@@ -312,6 +365,8 @@ class ClusterNode:
             reasons.append("this node hears nothing from Redis while other nodes do: it holds no tables")
         elif self.bus.silent_for() > DEAD_AFTER:
             reasons.append("this node hears nothing from Redis")
+        elif self.bots is not None and self.bots.unanswered_for() > self.hub.limits.decision_seconds:
+            reasons.append("no bot worker answers this node's decisions (is a 'tapete worker' running?)")
         return {
             "status": "failing" if late or self.cut_off else "degraded" if reasons else "ok",
             "reasons": reasons,
@@ -337,21 +392,33 @@ class ClusterNode:
         if msg.get("type") != "hello" or conn.table is not None:
             return False
         table_id = str(msg["table"])
+        owner = await self.locate(table_id)
+        if owner is None:
+            return False
+        await self._join_remote(conn, table_id, owner.node_id, owner.epoch, text)
+        return True
+
+    async def locate(self, table_id: str) -> Owner | None:
+        """Where a socket's ``hello`` or an HTTP call about ``table_id`` is answered: the live node
+        that owns the open table when it is another, or ``None`` when it is answered here (the table
+        is held here, is taken over here now, or is unknown or finished). While the table moves
+        (this node rebuilds it, or its lease was given up and nobody holds it yet) this waits for
+        the move; ``busy`` if the table keeps moving."""
         for _ in range(3):
             table = self.hub.tables.get(table_id)
             if table is not None and not table.closed:
-                return False
+                return None
             if table_id in self._taking:
                 await self.settled(table_id)
                 continue
             if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) != "open":
-                return False  # unknown or finished: answered here
-            owner = (await self.hub.db(self.leases.owners, [table_id])).get(table_id)
+                return None  # unknown or finished: answered here
+            owners: dict[str, Owner] = await self.hub.db(self.leases.owners, [table_id])
+            owner = owners.get(table_id)
             if owner is not None and owner.alive and owner.node_id != self.node_id:
-                await self._join_remote(conn, table_id, owner.node_id, owner.epoch, text)
-                return True
+                return owner
             if await self.take(table_id):
-                return False
+                return None
         raise ServerError("busy", "the table is moving between nodes; try again")
 
     async def owner_elsewhere(self, table_id: str) -> str | None:
@@ -473,6 +540,13 @@ class ClusterNode:
         from tapete.server.ws import handle_text
 
         if m.get("op") == "http":
+            table_id = forwarded_table(m["request"])
+            if table_id is not None:
+                await self.settled(table_id, TAKE_WAIT_SECONDS)
+                table = self.hub.tables.get(table_id)
+                if table is None or table.closed:  # not here (any more): its node asks again
+                    self.bus.reply(m, {"gone": True})
+                    return
             try:
                 answer = await run_request(self.app, m["request"]) if self.app is not None else {}
             except Exception:
@@ -524,7 +598,7 @@ class ClusterNode:
         pending = self._taking.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
-        if self.cut_off:  # other nodes can serve it; this one cannot reach them
+        if self.cut_off or self.stopping:  # other nodes can serve it; this one cannot reach them, or stops
             return False
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taking[table_id] = fut
@@ -543,7 +617,7 @@ class ClusterNode:
         from tapete.server.hub import record_of
 
         hub = self.hub
-        if self.cut_off:  # it came about while this take waited for its turn
+        if self.cut_off or self.stopping:  # it came about while this take waited for its turn
             return False
         began, epoch = await hub.db(timed, self.leases.claim, table_id, self.node_id)
         if epoch is None:
@@ -583,9 +657,12 @@ class ClusterNode:
             await self._close_table(table)
 
     async def _close_table(self, table: Table) -> None:
-        clients = table.clients()
         await table.close()
-        for c in clients:
+        self._close_sockets(table)
+
+    def _close_sockets(self, table: Table) -> None:
+        """Close the sockets of a table that left this node (with 1012: they reconnect)."""
+        for c in table.clients():
             if isinstance(c, RemoteConnection):
                 self.remotes.pop((c.node_id, c.conn_id), None)
             if isinstance(c, Connection):
@@ -632,13 +709,19 @@ class ClusterNode:
     def _judge_cut_off(self, silent: float, live: set[str]) -> None:
         """Whether this node is cut off from the bus (see the module's description), from how long
         its inbox has heard nothing and which nodes live."""
+        now = time.monotonic()
+        for node in set(self._live_since) - live:
+            del self._live_since[node]
+        for node in live:
+            self._live_since.setdefault(node, now)
         if not self.cut_off:
-            if silent > CUT_OFF_AFTER and live - {self.node_id}:
+            hearing = [n for n in live - {self.node_id} if now - self._live_since[n] >= OTHERS_LIVE_FOR]
+            if silent > CUT_OFF_AFTER and hearing:
                 log.error(
                     "node %s hears nothing from the bus while other nodes live: it gives its tables up", self.node_id
                 )
                 self.cut_off = True
-        elif self._hearing_since is not None and time.monotonic() - self._hearing_since >= HEARD_AGAIN_FOR:
+        elif self._hearing_since is not None and now - self._hearing_since >= HEARD_AGAIN_FOR:
             log.warning("node %s hears the bus again", self.node_id)
             self.cut_off = False
 

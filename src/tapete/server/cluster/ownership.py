@@ -30,6 +30,10 @@ class Ownership(Protocol):
     async def start(self, hub: Hub) -> bool:
         """Start; ``True`` when the hub should rebuild every unfinished table itself."""
 
+    async def hand_off(self) -> None:
+        """The server begins to stop (before it waits for the calls in flight): what this process
+        holds that others could serve goes to them now."""
+
     async def stop(self) -> None:
         """Give up what this process holds."""
 
@@ -67,6 +71,9 @@ class LocalOwnership:
 
     async def start(self, hub: Hub) -> bool:
         return True
+
+    async def hand_off(self) -> None:
+        return None  # nobody else could serve this process's tables
 
     async def stop(self) -> None:
         return None
