@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from tapete.cards import card_name, iter_bits
 from tapete.server import create_app
+from tapete.server.db import SeatRow, TableRow
 from tapete.server.deltas import ViewReader
 from tapete.server.limits import Limits
 
@@ -24,6 +25,20 @@ TEST_LIMITS = Limits(tables_per_client_minute=1000)
 """The tests create many tables from one client."""
 
 PG_USERS = ("postgres", "root")
+
+
+def stored_row(table_id: str, seats: list[SeatRow] | None = None) -> TableRow:
+    """A stored open ``runfast`` table (seed 5); its seats three easy bots unless given."""
+    return TableRow(
+        id=table_id,
+        profile="runfast",
+        options={},
+        seed=5,
+        creator_hash="0" * 64,
+        status="open",
+        created_at=time.time(),
+        seats=seats if seats is not None else [SeatRow(i, "bot", "easy") for i in range(3)],
+    )
 
 
 def make_app(db_url: str, **kw: Any) -> Any:

@@ -18,7 +18,7 @@ from tapete.players.service import SignInLimiter
 from tapete.players.sessions import COOKIE
 from tapete.server.db import SeatRow, Store, TableRow
 from tapete.server.errors import ServerError
-from tests.server.helpers import Player, make_app, play_hand_as
+from tests.server.helpers import Player, make_app, play_hand_as, stored_row
 from tests.server.playing import Person, cheap_argon2, play_game, stored_text, wait_games  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.usefixtures("cheap_argon2")
@@ -281,18 +281,8 @@ def test_an_older_log_gains_the_account_column(db: tuple[str, str]) -> None:
     old = Store(url, prefix=prefix)
     try:
         old.create_schema()
-        old.insert_table(
-            TableRow(
-                id="old1",
-                profile="runfast",
-                options={},
-                seed=5,
-                creator_hash="0" * 64,
-                status="open",
-                created_at=time.time(),
-                seats=[SeatRow(0, "human", None, "1" * 64), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")],
-            )
-        )
+        seats = [SeatRow(0, "human", None, "1" * 64), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")]
+        old.insert_table(stored_row("old1", seats))
         columns = {c["name"] for c in sa.inspect(old.engine).get_columns(f"{prefix}seats")}
         assert "account_id" not in columns
     finally:

@@ -10,21 +10,8 @@ import pytest
 
 import tapete
 from tapete.server import table as table_module
-from tapete.server.db import SeatRow, TableRow
 from tapete.server.table import Table, TableConfig
-
-
-def all_bot_row() -> TableRow:
-    return TableRow(
-        id="t1",
-        profile="runfast",
-        options={},
-        seed=5,
-        creator_hash="0" * 64,
-        status="open",
-        created_at=time.time(),
-        seats=[SeatRow(i, "bot", "easy") for i in range(3)],
-    )
+from tests.server.helpers import stored_row
 
 
 def test_bots_go_on_after_the_log_refused_their_actions_many_times(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +35,7 @@ def test_bots_go_on_after_the_log_refused_their_actions_many_times(monkeypatch: 
         return None
 
     async def scenario() -> int:
-        row = all_bot_row()
+        row = stored_row("t1")
         config = TableConfig(append_event=append, set_override=override, decide=decide, bot_delay=0.0)
         t = Table(row, tapete.new_game("runfast", seed=row.seed), config)
         t.kick_bots()

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 import sqlalchemy as sa
 
-from tapete.server.db import SeatRow, Store, TableRow
-
-
-def _row(table_id: str) -> TableRow:
-    return TableRow(
-        id=table_id,
-        profile="runfast",
-        options={},
-        seed=5,
-        creator_hash="0" * 64,
-        status="open",
-        created_at=time.time(),
-        seats=[SeatRow(i, "bot", "easy") for i in range(3)],
-    )
+from tapete.server.db import Store
+from tests.server.helpers import stored_row
 
 
 def _old_schema(url: str, prefix: str) -> None:
@@ -47,7 +34,7 @@ def _old_schema(url: str, prefix: str) -> None:
 def _use(store: Store) -> None:
     """Create a table, log two actions, refuse a duplicate sequence number, read it all back."""
     store.create_schema()
-    store.insert_table(_row("t1"))
+    store.insert_table(stored_row("t1"))
     store.append_event("t1", 0, 0, {"seat": 0, "play": ["3H"]})
     store.append_event("t1", 1, 0, {"seat": 1, "pass": True})
     with pytest.raises(sa.exc.IntegrityError):

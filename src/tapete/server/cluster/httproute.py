@@ -129,28 +129,31 @@ class TableRouting:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        try:
-            owner = await node.locate(table_id)
-        except TapeteError as exc:
-            await _refuse(exc, scope, receive, send)
-            return
-        if owner is None:
-            await self.app(scope, receive, send)
-            return
-        try:
-            body = await read_body(Request(scope, receive), MAX_API_BODY, node.hub.limits.body_seconds)
-        except TapeteError as exc:
-            await _refuse(exc, scope, receive, send)
-            return
-        request = {
-            "method": scope["method"],
-            "path": path,
-            "query": scope.get("query_string", b"").decode("latin-1"),
-            "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-            "client": (scope.get("client") or ("", 0))[0],
-            "body": body.decode("latin-1"),
-        }
-        for _ in range(3):
+        body: bytes | None = None
+        request: dict[str, Any] = {}
+        for _ in range(3):  # until the table's owner answers, or the call is answered here
+            try:
+                owner = await node.locate(table_id)
+            except TapeteError as exc:
+                await _refuse(exc, scope, receive, send)
+                return
+            if owner is None:
+                await self.app(scope, receive if body is None else _replaying(body), send)
+                return
+            if body is None:
+                try:
+                    body = await read_body(Request(scope, receive), MAX_API_BODY, node.hub.limits.body_seconds)
+                except TapeteError as exc:
+                    await _refuse(exc, scope, receive, send)
+                    return
+                request = {
+                    "method": scope["method"],
+                    "path": path,
+                    "query": scope.get("query_string", b"").decode("latin-1"),
+                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+                    "client": (scope.get("client") or ("", 0))[0],
+                    "body": body.decode("latin-1"),
+                }
             answer = await self._ask(node, table_id, owner.node_id, request)
             if "status" in answer:
                 await _respond(send, answer)
@@ -160,14 +163,6 @@ class TableRouting:
                 await _refuse(busy, scope, receive, send)
                 return
             # the owner died or gave the table up meanwhile: asked again where the table is now
-            try:
-                owner = await node.locate(table_id)
-            except TapeteError as exc:
-                await _refuse(exc, scope, receive, send)
-                return
-            if owner is None:
-                await self.app(scope, _replaying(body), send)
-                return
         await _refuse(ServerError("busy", "the table is moving between nodes; try again"), scope, receive, send)
 
     @staticmethod

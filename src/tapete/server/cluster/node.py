@@ -541,12 +541,9 @@ class ClusterNode:
 
         if m.get("op") == "http":
             table_id = forwarded_table(m["request"])
-            if table_id is not None:
-                await self.settled(table_id, TAKE_WAIT_SECONDS)
-                table = self.hub.tables.get(table_id)
-                if table is None or table.closed:  # not here (any more): its node asks again
-                    self.bus.reply(m, {"gone": True})
-                    return
+            if table_id is not None and not await self._holds_once_settled(table_id):
+                self.bus.reply(m, {"gone": True})  # not here (any more): its node asks again
+                return
             try:
                 answer = await run_request(self.app, m["request"]) if self.app is not None else {}
             except Exception:
@@ -558,12 +555,9 @@ class ClusterNode:
         try:
             if m.get("op") == "hello":
                 table_id = hello_table(str(m["text"]))
-                if table_id is not None:
-                    await self.settled(table_id, TAKE_WAIT_SECONDS)
-                    table = self.hub.tables.get(table_id)
-                    if table is None or table.closed:  # not here (any more): its node asks again
-                        self.bus.reply(m, {"gone": True})
-                        return
+                if table_id is not None and not await self._holds_once_settled(table_id):
+                    self.bus.reply(m, {"gone": True})  # not here (any more): its node asks again
+                    return
                 rc = RemoteConnection(key[0], key[1], self._deliver, self.hub.rate)
                 self.remotes[key] = rc
                 await handle_text(self.hub, rc, str(m["text"]))
@@ -581,6 +575,13 @@ class ClusterNode:
         except Exception:
             log.exception("a forwarded message failed")
             self.bus.reply(m, {"gone": True})
+
+    async def _holds_once_settled(self, table_id: str) -> bool:
+        """Whether this node holds ``table_id``, once a takeover of it under way here has ended (or
+        ``TAKE_WAIT_SECONDS`` have passed): what another node forwards about it is handled here."""
+        await self.settled(table_id, TAKE_WAIT_SECONDS)
+        table = self.hub.tables.get(table_id)
+        return table is not None and not table.closed
 
     def _detach(self, key: tuple[str, str], *, close: bool = False) -> None:
         """Forget another node's socket ``key`` joined here (asking its node to close it if ``close``)."""
