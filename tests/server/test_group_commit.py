@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tapete.server.db import EventRow, SeatRow, Store, TableRow
+from tapete.server.db import EventRow, LogAhead, SeatRow, Store, TableRow
 from tapete.server.groupcommit import GroupCommit, action_text
 from tests.server.helpers import Player, create_table, make_app
 
@@ -116,7 +116,8 @@ def test_an_event_already_in_the_log_as_it_is_is_acknowledged_and_not_written_tw
     db: tuple[str, str], where: str
 ) -> None:
     """A commit whose answer was lost may have reached the log: writing the same event again is
-    refused as a duplicate, and the writer then finds it there as it is and acknowledges it."""
+    refused as a duplicate, and the writer then finds it there as it is and acknowledges it; a
+    different action at the event's number fails it with ``LogAhead``, carrying that action."""
     store = _store(db, 2)
     action = {"seat": 0, "play": ["3H"]}
     conn = store.writer_connection()
@@ -135,7 +136,8 @@ def test_an_event_already_in_the_log_as_it_is_is_acknowledged_and_not_written_tw
 
     try:
         results = asyncio.run(main())
-        assert results[0] is None and isinstance(results[1], Exception)
+        assert results[0] is None and isinstance(results[1], LogAhead)  # the table applies the logged action
+        assert (results[1].seq, results[1].hand, results[1].action) == (0, 0, {"seat": 0, "pass": True})
         assert [e[2] for e in _log(store, "t0")] == [action]  # once
         assert [e[2] for e in _log(store, "t1")] == [{"seat": 0, "pass": True}]
     finally:

@@ -116,6 +116,17 @@ class SeatRow:
     bot_override: bool = False  # a human seat currently played by a bot
 
 
+class LogAhead(Exception):
+    """The log already holds another action at the sequence number an action was to be written at:
+    an earlier action of the same table whose commit reached the log although it seemed to fail (its
+    answer was lost, and the database could not be asked at once). The table is behind its log by
+    that action, which it applies (:meth:`tapete.server.table.Table.submit`)."""
+
+    def __init__(self, table_id: str, seq: int, hand: int, action: dict[str, Any]) -> None:
+        super().__init__(f"table {table_id}: the log holds another action at {seq}")
+        self.table_id, self.seq, self.hand, self.action = table_id, seq, hand, action
+
+
 @dataclass(slots=True)
 class EventRow:
     """One accepted action on its way to the log: ``action`` and ``final_record`` already JSON text."""
@@ -465,17 +476,22 @@ class Store:
         finally:
             cur.close()
 
-    def holds_event(self, conn: Any, row: EventRow) -> bool:
-        """Whether the log holds ``row``'s event as it is: its table's sequence number with the same
-        hand and action (read on the DBAPI connection ``conn``, which is left outside a transaction)."""
+    def logged_event(self, conn: Any, table_id: str, seq: int) -> tuple[int, str] | None:
+        """The hand and action (JSON text) the log holds at sequence number ``seq`` of ``table_id``,
+        if any (read on the DBAPI connection ``conn``, which is left outside a transaction)."""
         cur = conn.cursor()
         try:
-            cur.execute(self._event_sql, (row.table_id, row.seq))
+            cur.execute(self._event_sql, (table_id, seq))
             found = cur.fetchone()
         finally:
             cur.close()
             conn.rollback()
-        return found is not None and int(found[0]) == row.hand and found[1] == row.action
+        return None if found is None else (int(found[0]), str(found[1]))
+
+    def holds_event(self, conn: Any, row: EventRow) -> bool:
+        """Whether the log holds ``row``'s event as it is: its table's sequence number with the same
+        hand and action (read on the DBAPI connection ``conn``, which is left outside a transaction)."""
+        return self.logged_event(conn, row.table_id, row.seq) == (row.hand, row.action)
 
     def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
         with self.engine.begin() as c:

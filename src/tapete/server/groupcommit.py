@@ -32,7 +32,10 @@ the commit happens depends on what it costs (:attr:`tapete.server.db.Store.commi
 If a batch fails on the thread, its events are written again one transaction each, so that one
 bad event (say, a sequence number already taken) fails alone and the others still commit; an
 event the log already holds as it is (an earlier commit of it whose answer was lost) is
-acknowledged, not refused. A lost database connection is replaced for the next batch.
+acknowledged, not refused; a different action the log holds at an event's number (an earlier
+action of the table whose commit reached the log though it seemed to fail) fails the event with
+``LogAhead``, on which the table applies the logged action. A lost database connection is replaced
+for the next batch.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from typing import Any, Final
 
 import orjson
 
-from tapete.server.db import EventRow, Store
+from tapete.server.db import EventRow, LogAhead, Store
 from tapete.server.loopconn import RECONNECT_AFTER, LoopConnection
 
 log = logging.getLogger("tapete.server")
@@ -374,7 +377,7 @@ class GroupCommit:
             return [None] * len(batch)
         except Exception as exc:
             if len(batch) == 1:
-                return [None if self._already_logged(batch[0].row) else exc]
+                return [self._outcome(batch[0].row, exc)]
             log.warning("a batch of %d events failed (%s); writing them one by one", len(batch), type(exc).__name__)
         errors: list[BaseException | None] = []
         for p in batch:
@@ -382,21 +385,31 @@ class GroupCommit:
                 self._commit([p.row])
                 errors.append(None)
             except Exception as exc:
-                errors.append(None if self._already_logged(p.row) else exc)
+                errors.append(self._outcome(p.row, exc))
         return errors
 
-    def _already_logged(self, row: EventRow) -> bool:
-        """Whether the log holds ``row`` as it is, though writing it failed: an earlier commit of it
-        whose answer was lost (a connection that dropped after the database committed) reached the
-        log, so the action is acknowledged rather than refused. Only a table's own writer writes its
-        sequence numbers, so the same number with the same hand and action is this event."""
+    def _outcome(self, row: EventRow, error: BaseException) -> BaseException | None:
+        """What a write of ``row`` that failed with ``error`` comes to, from what the log holds at its
+        sequence number (only a table's own writer writes its numbers):
+
+        - ``row`` as it is: an earlier commit of it whose answer was lost (a connection that dropped
+          after the database committed) reached the log, so it is acknowledged (``None``);
+        - another action: an earlier action of the table whose commit seemed to fail reached the
+          log, which the table has yet to apply (``LogAhead``);
+        - nothing, or the log cannot be read: ``error``.
+        """
         try:
             if self._conn is None:
                 self._conn = self.store.writer_connection()
-            return self.store.holds_event(self._conn, row)
+            found = self.store.logged_event(self._conn, row.table_id, row.seq)
         except Exception:
             self._close()
-            return False
+            return error
+        if found is None:
+            return error
+        if found == (row.hand, row.action):
+            return None
+        return LogAhead(row.table_id, row.seq, found[0], json.loads(found[1]))
 
     def _commit(self, rows: list[EventRow]) -> None:
         if self._conn is None:

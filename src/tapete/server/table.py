@@ -29,7 +29,7 @@ from tapete.engine.base import JSON, Game
 from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.server.botpool import bot_seed
-from tapete.server.db import SeatRow, TableRow
+from tapete.server.db import LogAhead, SeatRow, TableRow
 from tapete.server.deltas import Delta, joined_delta, view_delta
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
@@ -345,16 +345,39 @@ class Table:
             final = self._final_record(new) if new.is_over() else None
             try:
                 await self.config.append_event(self.id, self.version, hand_before, record_form, final)
+            except LogAhead as ahead:
+                self._catch_up(ahead)
+                raise ServerError("stale_version", f"the table is at version {self.version}, not {version}") from None
             except Exception as exc:
                 # the exception text may quote the action (a card still in hand): not logged
                 log.error("table %s: could not append event %d (%s)", self.id, self.version, type(exc).__name__)
                 raise ServerError("server_error", "the event log could not be written") from None
-            self.game = new
-            self.version += 1
-            self._fanout(record_form, hand_before)
-            if final is not None and self.config.on_finish is not None:
-                self._finish_task = asyncio.get_running_loop().create_task(self.config.on_finish(self.id))
+            self._advance(new, record_form, hand_before)
         self.kick_bots()
+
+    def _advance(self, new: Game, record_form: dict[str, JSON], hand_before: int) -> None:
+        """The table moves on to ``new``, after the action ``record_form``, now in the log."""
+        self.game = new
+        self.version += 1
+        self._fanout(record_form, hand_before)
+        if new.is_over() and self.config.on_finish is not None:
+            self._finish_task = asyncio.get_running_loop().create_task(self.config.on_finish(self.id))
+
+    def _catch_up(self, ahead: LogAhead) -> None:
+        """The log holds an action at this table's version that the table has not applied (an
+        earlier action whose commit seemed to fail but reached the log): the table applies it, as
+        a restart would from the log, and tells its clients."""
+        game = self.game
+        hand_before = hand_index(game)
+        try:
+            new = game.clone()
+            new.apply(game.parse_action(ahead.action))
+        except TapeteError:
+            log.error("table %s: the log's event %d does not apply to the table", self.id, ahead.seq)
+            raise ServerError("server_error", "the event log could not be written") from None
+        log.warning("table %s: event %d, which seemed not to be logged, is in the log; applied", self.id, ahead.seq)
+        self._advance(new, dict(ahead.action), hand_before)
+        self.kick_bots()  # the caller is refused as stale: a bot due next must not wait on it
 
     def _final_record(self, game: Game) -> dict[str, Any]:
         """The finished game's record, saying whether the creator chose the seed."""
