@@ -24,12 +24,14 @@ def cmd_worker(args: argparse.Namespace) -> int:
         print("tapete worker: the redis package is missing (pip install 'tapete[cluster]')", file=sys.stderr)
         return 2
     from tapete.server.cluster.botqueue import default_worker_name, serve_decisions
+    from tapete.server.run import log_to_stderr
 
     try:
         redis.Redis.from_url(args.redis).close()
     except ValueError as exc:
         print(f"tapete worker: bad Redis URL {args.redis!r}: {str(exc)[:200]}", file=sys.stderr)
         return 2
+    log_to_stderr()
     name = args.name or default_worker_name()
     print(f"tapete worker {name}: answering bot decisions from {args.redis}", flush=True)
     stop = threading.Event()

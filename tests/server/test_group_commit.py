@@ -580,3 +580,39 @@ def test_the_server_acknowledges_through_the_log_writer_and_counts_its_commits(s
     counts = {line.split()[0]: int(line.split()[1]) for line in text.splitlines() if line.startswith("tapete_log_")}
     assert counts["tapete_log_events_total"] >= version
     assert 1 <= counts["tapete_log_commits_total"] <= counts["tapete_log_events_total"]
+
+
+def test_a_write_the_log_refuses_is_counted_named_and_shown_in_health(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An event the log refuses (here: its table is not in the log) is counted, logged with the
+    database's own name for the error but never the action's text, shown in ``/metrics`` and
+    makes ``/healthz`` say ``degraded`` for a minute."""
+    store = _store((sqlite_url, ""), 1)
+    writer = GroupCommit(store, on_loop=False)
+    secret = {"seat": 0, "play": ["QS"]}
+
+    async def main() -> BaseException | None:
+        writer.start()
+        try:
+            await writer.append("nope", 0, 0, secret, None)
+        except Exception as exc:
+            return exc
+        finally:
+            await writer.close()
+        return None
+
+    try:
+        assert isinstance(asyncio.run(main()), Exception)
+        assert writer.failed_events == 1 and writer.failing_for(60.0) == 1 and writer.failing_for(0.0) == 0
+        lines = [r.getMessage() for r in caplog.records if "could not take" in r.getMessage()]
+        assert len(lines) == 1 and "SQLITE_CONSTRAINT" in lines[0] and "QS" not in lines[0]
+    finally:
+        store.dispose()
+    with TestClient(make_app(sqlite_url)) as c:
+        assert c.get("/healthz").json()["status"] == "ok"
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        hub.log_writer.failed_events, hub.log_writer.failed_at = 3, time.monotonic()
+        health = c.get("/healthz").json()
+        assert health["status"] == "degraded" and any("event log" in r for r in health["reasons"])
+        assert "tapete_log_failures_total 3" in c.get("/metrics").text

@@ -127,6 +127,15 @@ class LogAhead(Exception):
         self.table_id, self.seq, self.hand, self.action = table_id, seq, hand, action
 
 
+def error_name(exc: BaseException) -> str:
+    """A log error's class, with the database's own name for it where the driver gives one
+    (``SQLITE_FULL``, ``SQLITE_BUSY``; PostgreSQL's SQLSTATE): never the message, which may quote
+    an action (a card still in a hand)."""
+    orig = getattr(exc, "orig", exc)
+    detail = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
 @dataclass(slots=True)
 class EventRow:
     """One accepted action on its way to the log: ``action`` and ``final_record`` already JSON text."""

@@ -53,7 +53,7 @@ from typing import Any, Final
 
 import orjson
 
-from tapete.server.db import EventRow, LogAhead, Store
+from tapete.server.db import EventRow, LogAhead, Store, error_name
 from tapete.server.loopconn import RECONNECT_AFTER, LoopConnection
 
 log = logging.getLogger("tapete.server")
@@ -141,6 +141,10 @@ class GroupCommit:
         self.thread_events = 0
         self.checkpoints = 0
         """Checkpoints of the write-ahead log made by the writer thread."""
+        self.failed_events = 0
+        """Events the log could not take (their actions refused ``server_error``)."""
+        self.failed_at = -math.inf
+        """When (``time.monotonic()``) the log last refused an event."""
 
     @property
     def batches(self) -> int:
@@ -353,10 +357,24 @@ class GroupCommit:
                     checkpoint = True
                     continue
                 batch.append(item)
-            self._settle(batch, self._write(batch))
+            errors = self._write(batch)
+            self._count_failures(errors)
+            self._settle(batch, errors)
             if checkpoint:
                 self._checkpoint()
         self._close()
+
+    def _count_failures(self, errors: list[BaseException | None]) -> None:
+        failed = [e for e in errors if e is not None and not isinstance(e, LogAhead)]
+        if failed:
+            self.failed_events += len(failed)
+            self.failed_at = time.monotonic()
+            log.error("the log could not take %d events (%s)", len(failed), error_name(failed[0]))
+
+    def failing_for(self, within: float) -> int:
+        """Events refused in the last ``within`` seconds' stretch of failures: ``failed_events`` if
+        the log refused one that recently, else 0."""
+        return self.failed_events if time.monotonic() - self.failed_at < within else 0
 
     def _checkpoint(self) -> None:
         try:
@@ -365,8 +383,8 @@ class GroupCommit:
             self.store.checkpoint(self._conn)
             self.checkpoints += 1
         except Exception as exc:  # the next one may succeed; the log itself is intact
-            log.warning("a checkpoint of the log failed (%s)", type(exc).__name__)
-            self._close()
+            log.warning("a checkpoint of the log failed (%s)", error_name(exc))
+            self._close(broken=True)
         finally:
             self._checkpoint_asked = False  # the loop may ask for the next one
 
@@ -403,7 +421,7 @@ class GroupCommit:
                 self._conn = self.store.writer_connection()
             found = self.store.logged_event(self._conn, row.table_id, row.seq)
         except Exception:
-            self._close()
+            self._close(broken=True)
             return error
         if found is None:
             return error
@@ -417,16 +435,21 @@ class GroupCommit:
         try:
             self.store.append_events(self._conn, rows)
         except Exception:
-            self._close()  # a fresh connection for the next try: this one may be broken
+            self._close(broken=True)  # a fresh connection for the next try: this one may be broken
             raise
         self.thread_batches += 1
         self.thread_events += len(rows)
 
-    def _close(self) -> None:
+    def _close(self, *, broken: bool = False) -> None:
+        """Let the writer's connection go: back to the pool, or, if ``broken`` (a statement on it
+        failed), closed for good, so that the next write opens a new one."""
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
-                conn.close()
+                if broken:
+                    conn.invalidate()
+                else:
+                    conn.close()
 
     def _settle(self, batch: list[_Pending], errors: list[BaseException | None]) -> None:
         loop = self._loop

@@ -50,6 +50,8 @@ REBUILD_SECONDS: Final = 60.0
 """Time budget of rebuilding one table from its log in a worker."""
 HEALTH_ORDER: Final = ("ok", "degraded", "failing")
 """``/healthz`` statuses from best to worst: the hub's is the worst of its parts'."""
+LOG_FAILURES_SHOWN_FOR: Final = 60.0
+"""Seconds ``/healthz`` says ``degraded`` after the event log last refused a write."""
 
 
 def new_seed() -> int:
@@ -261,6 +263,9 @@ class Hub:
     def health(self) -> dict[str, Any]:
         """The scheduler's health, with the tables' counts."""
         out = self.scheduler.health()
+        if self.log_writer.failing_for(LOG_FAILURES_SHOWN_FOR):
+            out["reasons"] = [*out["reasons"], "the event log refused writes in the last minute"]
+            out["status"] = max(out["status"], "degraded", key=HEALTH_ORDER.index)
         out["open_tables"] = self.open_tables()
         out["tables_in_memory"] = len(self.tables)
         own = dict(self.ownership.health())

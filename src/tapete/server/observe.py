@@ -40,7 +40,12 @@ def metrics_text(hub: Hub) -> str:
         lines += [f"# TYPE {_name(name)} gauge", f"{_name(name)} {value}"]
     writer = hub.log_writer
     commits, events = hub.ownership.log_counts()  # a cluster node's fenced log
-    for name, value in (("log_commits", writer.batches + commits), ("log_events", writer.events + events)):
+    counts = (
+        ("log_commits", writer.batches + commits),
+        ("log_events", writer.events + events),
+        ("log_failures", writer.failed_events),
+    )
+    for name, value in counts:
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {value}"]
     m = hub.metrics
     for name in sorted(m.counters):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from pathlib import Path
@@ -19,6 +20,19 @@ MAX_HTTP_CONNECTIONS = 1000
 
 STARTUP_FAILURE = 3
 """Exit status when uvicorn could not start serving (as ``uvicorn.run`` exits)."""
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+"""How ``tapete serve`` and ``tapete worker`` write their log lines on standard error."""
+
+
+def log_to_stderr() -> logging.Handler:
+    """Write tapete's log lines (warnings and worse, as before) on standard error, each with its
+    time and level, so that an operator can line up what nodes and workers said; the handler."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    logging.getLogger("tapete").addHandler(handler)
+    return handler
 
 
 def data_url() -> str:
@@ -68,6 +82,7 @@ def serve(
     except StartupError as exc:
         print(f"tapete serve: {exc}", file=sys.stderr, flush=True)
         return 2
+    log_to_stderr()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     public = f"http://{shown}:{port}"
     limits = Limits()
@@ -103,4 +118,12 @@ def serve(
     return 0
 
 
-__all__ = ["MAX_HTTP_CONNECTIONS", "MAX_WS_FRAME", "STARTUP_FAILURE", "data_url", "serve"]
+__all__ = [
+    "LOG_FORMAT",
+    "MAX_HTTP_CONNECTIONS",
+    "MAX_WS_FRAME",
+    "STARTUP_FAILURE",
+    "data_url",
+    "log_to_stderr",
+    "serve",
+]

@@ -29,7 +29,7 @@ from tapete.engine.base import JSON, Game
 from tapete.errors import TapeteError
 from tapete.families import Family, family_of
 from tapete.server.botpool import bot_seed
-from tapete.server.db import LogAhead, SeatRow, TableRow
+from tapete.server.db import LogAhead, SeatRow, TableRow, error_name
 from tapete.server.deltas import Delta, joined_delta, view_delta
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
@@ -350,7 +350,7 @@ class Table:
                 raise ServerError("stale_version", f"the table is at version {self.version}, not {version}") from None
             except Exception as exc:
                 # the exception text may quote the action (a card still in hand): not logged
-                log.error("table %s: could not append event %d (%s)", self.id, self.version, type(exc).__name__)
+                log.error("table %s: could not append event %d (%s)", self.id, self.version, error_name(exc))
                 raise ServerError("server_error", "the event log could not be written") from None
             self._advance(new, record_form, hand_before)
         self.kick_bots()
