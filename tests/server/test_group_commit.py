@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from tapete.server.db import EventRow, LogAhead, SeatRow, Store, TableRow
 from tapete.server.groupcommit import GroupCommit, action_text
-from tests.server.helpers import Player, create_table, make_app
+from tests.server.helpers import Player, create_table, make_app, stored_row
 
 
 def _store(db: tuple[str, str], tables: int) -> Store:
@@ -616,3 +616,37 @@ def test_a_write_the_log_refuses_is_counted_named_and_shown_in_health(
         health = c.get("/healthz").json()
         assert health["status"] == "degraded" and any("event log" in r for r in health["reasons"])
         assert "tapete_log_failures_total 3" in c.get("/metrics").text
+
+
+def test_a_write_held_by_the_database_shows_how_long_it_has_waited(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch the database holds (a lock on the log, a server that stopped answering) is
+    counted in ``stuck_for`` while it waits, and ``/healthz`` says ``degraded`` past 5 s; the
+    count ends with the write."""
+    store = _HeldStore(sqlite_url)
+    store.create_schema()
+    store.insert_table(stored_row("t0"))
+    writer = GroupCommit(store, on_loop=False)
+
+    async def main() -> list[float]:
+        writer.start()
+        pending = asyncio.ensure_future(writer.append("t0", 0, 0, {"seat": 0, "pass": True}, None))
+        assert await asyncio.to_thread(store.entered.wait, 5)
+        await asyncio.sleep(0.3)
+        held = writer.stuck_for()
+        store.release.set()
+        await pending
+        await writer.close()
+        return [held, writer.stuck_for()]
+
+    try:
+        held, after = asyncio.run(main())
+        assert held >= 0.3 and after == 0.0
+    finally:
+        store.dispose()
+    with TestClient(make_app(sqlite_url)) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        monkeypatch.setattr(hub.log_writer, "stuck_for", lambda: 7.0)
+        health = c.get("/healthz").json()
+        assert health["status"] == "degraded" and "a write to the event log has waited 7 s" in health["reasons"]

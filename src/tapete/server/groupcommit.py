@@ -145,6 +145,8 @@ class GroupCommit:
         """Events the log could not take (their actions refused ``server_error``)."""
         self.failed_at = -math.inf
         """When (``time.monotonic()``) the log last refused an event."""
+        self._writing_since: float | None = None
+        """When the writer thread began the batch it is writing (``None`` between batches)."""
 
     @property
     def batches(self) -> int:
@@ -357,7 +359,11 @@ class GroupCommit:
                     checkpoint = True
                     continue
                 batch.append(item)
-            errors = self._write(batch)
+            self._writing_since = time.monotonic()
+            try:
+                errors = self._write(batch)
+            finally:
+                self._writing_since = None
             self._count_failures(errors)
             self._settle(batch, errors)
             if checkpoint:
@@ -370,6 +376,12 @@ class GroupCommit:
             self.failed_events += len(failed)
             self.failed_at = time.monotonic()
             log.error("the log could not take %d events (%s)", len(failed), error_name(failed[0]))
+
+    def stuck_for(self) -> float:
+        """Seconds the writer thread has been writing its batch (0 between batches): a database
+        that holds a lock on the log, or stopped answering, shows here long before anything fails."""
+        since = self._writing_since
+        return 0.0 if since is None else time.monotonic() - since
 
     def failing_for(self, within: float) -> int:
         """Events refused in the last ``within`` seconds' stretch of failures: ``failed_events`` if

@@ -52,6 +52,9 @@ HEALTH_ORDER: Final = ("ok", "degraded", "failing")
 """``/healthz`` statuses from best to worst: the hub's is the worst of its parts'."""
 LOG_FAILURES_SHOWN_FOR: Final = 60.0
 """Seconds ``/healthz`` says ``degraded`` after the event log last refused a write."""
+LOG_STUCK_AFTER: Final = 5.0
+"""Seconds a write of the event log may take before ``/healthz`` says ``degraded`` (the actions
+it carries wait unacknowledged meanwhile)."""
 
 
 def new_seed() -> int:
@@ -263,8 +266,13 @@ class Hub:
     def health(self) -> dict[str, Any]:
         """The scheduler's health, with the tables' counts."""
         out = self.scheduler.health()
+        log_reasons = []
         if self.log_writer.failing_for(LOG_FAILURES_SHOWN_FOR):
-            out["reasons"] = [*out["reasons"], "the event log refused writes in the last minute"]
+            log_reasons.append("the event log refused writes in the last minute")
+        if self.log_writer.stuck_for() > LOG_STUCK_AFTER:
+            log_reasons.append(f"a write to the event log has waited {self.log_writer.stuck_for():.0f} s")
+        if log_reasons:
+            out["reasons"] = [*out["reasons"], *log_reasons]
             out["status"] = max(out["status"], "degraded", key=HEALTH_ORDER.index)
         out["open_tables"] = self.open_tables()
         out["tables_in_memory"] = len(self.tables)
