@@ -100,8 +100,10 @@ def test_sockets_per_address_and_silent_sockets_are_closed(sqlite_url: str) -> N
         t = create_table(c, "cutthroat", HUMANS)
         with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b:
             Player(a).hello(t["table"])
-            with c.websocket_connect("/ws") as extra:
-                assert extra.receive_json()["code"] == "too_many_connections"
+            with c.websocket_connect("/ws?lang=es") as extra:  # refused before any hello: the handshake's language
+                refused = extra.receive_json()
+                assert refused["code"] == "too_many_connections"
+                assert refused["message"] == "Demasiadas conexiones: cierra antes otra ventana de esta mesa."
                 with pytest.raises(WebSocketDisconnect) as closed:
                     extra.receive_json()
                 assert closed.value.code == 1013
@@ -114,6 +116,17 @@ def test_sockets_per_address_and_silent_sockets_are_closed(sqlite_url: str) -> N
             assert p.recv_type("error")["code"] == "timeout"
             with pytest.raises(WebSocketDisconnect):
                 p.recv()
+
+
+def test_a_hello_without_lang_is_answered_in_the_handshakes_language(sqlite_url: str) -> None:
+    with TestClient(make_app(sqlite_url)) as c:
+        with c.websocket_connect("/ws", headers={"accept-language": "ru-RU,ru;q=0.9"}) as ws:
+            ws.send_json({"type": "hello", "table": "nope", "spectate": True})
+            m = ws.receive_json()
+            assert (m["code"], m["message"]) == ("no_table", "Такого стола нет.")
+        with c.websocket_connect("/ws?lang=ru") as ws:
+            ws.send_json({"type": "hello", "table": "nope", "spectate": True, "lang": "es"})  # the hello's own wins
+            assert ws.receive_json()["message"] == "No existe esa mesa."
 
 
 def test_a_full_disk_at_table_creation_is_a_storage_error(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

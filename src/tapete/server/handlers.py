@@ -45,7 +45,8 @@ async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
     ``deltas: true`` asks for states as changes from the one before."""
     if conn.table is not None:
         raise ServerError("already_joined", "one hello per connection")
-    conn.lang = negotiate(msg.get("lang"))
+    if msg.get("lang") is not None:  # else the socket's opening handshake's (``?lang=``, ``Accept-Language``)
+        conn.lang = negotiate(msg.get("lang"))
     table = await hub.find_table(msg["table"])
     if conn.table is not None:  # a second hello while the first one was reading the log
         raise ServerError("already_joined", "one hello per connection")

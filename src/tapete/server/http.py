@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Final
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -56,8 +56,9 @@ STATUS: Final = {
 """The HTTP status of a refusal by its code; any other code is 400."""
 
 
-def request_language(request: Request) -> str:
-    """``?lang=`` when it is one of ours, else the best of our languages for ``Accept-Language``."""
+def request_language(request: HTTPConnection) -> str:
+    """``?lang=`` when it is one of ours, else the best of our languages for ``Accept-Language``
+    (of a request, or of a socket's opening handshake)."""
     lang = request.query_params.get("lang", "")
     return lang if lang in LANGUAGES else negotiate(request.headers.get("accept-language"))
 

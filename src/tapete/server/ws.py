@@ -19,6 +19,7 @@ from tapete.errors import TapeteError
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
 from tapete.server.handlers import HANDLERS
+from tapete.server.http import request_language
 from tapete.server.hub import Hub
 from tapete.server.idle import ReadDeadline
 from tapete.server.protocol import parse_message
@@ -40,6 +41,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     if not hub.admission.open_socket(address):
         conn = Connection(ws, hub.rate)
+        conn.lang = request_language(ws)  # no hello yet: the handshake's language
         conn.error(ServerError("too_many_connections", "too many sockets from this address"))
         conn.close(CLOSE_TRY_AGAIN)
         await conn.writer()
@@ -52,6 +54,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 async def serve_socket(hub: Hub, ws: WebSocket) -> None:
     conn = Connection(ws, hub.rate)
+    conn.lang = request_language(ws)  # until a hello names one: refusals before it are in this language
     writer = asyncio.create_task(conn.writer())
     limits = hub.limits
     task = asyncio.current_task()

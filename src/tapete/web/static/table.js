@@ -84,7 +84,7 @@ function context(myTurn = false) {
 // --- socket ------------------------------------------------------------------------------
 function connect() {
   if (!S.view) $("status").textContent = t("Connecting…");
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=${lang}`);
   S.ws = ws;
   S.pingAt = 0; S.pongAt = 0;
   views.reset();
