@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.error
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +26,8 @@ from tests.browser.conftest import require_browser, serve
 
 require_browser()
 
+TABLE_SOCKET = re.compile(r"/ws(\?.*)?$")
+"""The table's socket, with its query (``?lang=``)."""
 IDLE = 2.0
 
 
@@ -124,7 +127,7 @@ def test_a_busy_hint_is_told_in_the_pages_language(base_url: str, page: Any) -> 
         ws.on_message(from_page)
         server.on_message(lambda message: ws.send(message))
 
-    page.route_web_socket("**/ws", relay)
+    page.route_web_socket(TABLE_SOCKET, relay)
     t = driver.create_table(base_url, "cutthroat", ["human", "easy", "easy"])
     driver.open_table(page, base_url, t, lang="es")
     driver.wait_turn_or(page, "false")
@@ -281,7 +284,7 @@ def test_states_come_as_changes_and_a_lost_one_is_made_good_by_a_sync(base_url: 
         ws.on_message(up)
         server.on_message(down)
 
-    page.route_web_socket("**/ws", relay)
+    page.route_web_socket(TABLE_SOCKET, relay)
     t = driver.create_table(base_url, "cutthroat", ["human", "easy", "easy"], seed=5)
     driver.open_table(page, base_url, t)
     for _ in range(8):

@@ -222,14 +222,14 @@ class Leases:
         """Create the lease, node and old writer tables, add the writer columns to ``events``, let
         the leases vouch for the log's tables and delete the expired leases of finished tables
         (the store's schema must exist; every step is a no-op when already done)."""
-        with schema_transaction(self.engine, self.store.prefix) as c:
+        with schema_transaction(self.engine, self.store.prefix) as c:  # one node at a time
             self.metadata.create_all(c)
             columns = {col["name"] for col in sa.inspect(c).get_columns(self.store.events.name)}
             if not {"writer_node", "writer_epoch"} <= columns:  # ALTER TABLE would lock the log even as a no-op
                 c.exec_driver_sql(self._add_writer_columns)
-        lease_unkeyed, event_keys = self._table_keys_to_move(self.engine)
-        if lease_unkeyed or event_keys:  # checked first: ALTER TABLE would lock the log even as a no-op
-            self._move_table_key_to_leases()
+            lease_unkeyed, event_keys = self._table_keys_to_move(c)
+            if lease_unkeyed or event_keys:  # checked first: ALTER TABLE would lock the log even as a no-op
+                self._move_table_key_to_leases(c, lease_unkeyed, event_keys)
         with self.engine.begin() as c:  # leases released before finished tables' leases were deleted
             c.execute(self._q["forget_all_finished"])
 
@@ -244,7 +244,7 @@ class Leases:
 
         return not keys(self.leases.name), keys(self.store.events.name)
 
-    def _move_table_key_to_leases(self) -> None:
+    def _move_table_key_to_leases(self, c: sa.Connection, lease_unkeyed: bool, event_keys: list[str]) -> None:
         """Check each table once, at its lease, instead of at every event of the log.
 
         Every event a node writes joins its table's lease, locked ``FOR SHARE`` in the same
@@ -252,23 +252,23 @@ class Leases:
         logged event's table exists, and none can be deleted while a lease names it. The
         events' own foreign key, checked for each event (PostgreSQL looks the table up and
         locks its row, about a fifth of the database's CPU an action), is then dropped. Leases
-        naming no table (left by hand) are deleted first. One transaction, under an advisory
-        lock, so that nodes starting together change the schema once."""
+        naming no table (left by hand) are deleted first. In the schema's transaction ``c``
+        (``lease_unkeyed`` and ``event_keys`` read in it, under its lock), which also takes the
+        lock nodes of the previous version took for this, so that nodes starting together, of
+        either version, change the schema once."""
         quote = self.engine.dialect.identifier_preparer.quote
         leases, tables, events = (quote(t.name) for t in (self.leases, self.store.tables, self.store.events))
-        with self.engine.begin() as c:
-            c.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"{leases} schema"})
-            lease_unkeyed, event_keys = self._table_keys_to_move(c)
-            if lease_unkeyed:
-                c.exec_driver_sql(
-                    f"DELETE FROM {leases} AS l WHERE NOT EXISTS (SELECT 1 FROM {tables} AS t WHERE t.id = l.table_id)"
-                )
-                c.exec_driver_sql(
-                    f"ALTER TABLE {leases} ADD CONSTRAINT {quote(self.store.prefix + 'leases_table_fk')} "
-                    f"FOREIGN KEY (table_id) REFERENCES {tables} (id)"
-                )
-            for name in event_keys:
-                c.exec_driver_sql(f"ALTER TABLE {events} DROP CONSTRAINT {quote(name)}")
+        c.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"{leases} schema"})
+        if lease_unkeyed:
+            c.exec_driver_sql(
+                f"DELETE FROM {leases} AS l WHERE NOT EXISTS (SELECT 1 FROM {tables} AS t WHERE t.id = l.table_id)"
+            )
+            c.exec_driver_sql(
+                f"ALTER TABLE {leases} ADD CONSTRAINT {quote(self.store.prefix + 'leases_table_fk')} "
+                f"FOREIGN KEY (table_id) REFERENCES {tables} (id)"
+            )
+        for name in event_keys:
+            c.exec_driver_sql(f"ALTER TABLE {events} DROP CONSTRAINT {quote(name)}")
 
     # --- leases --------------------------------------------------------------------------
     def claim(self, table_id: str, node_id: str) -> int | None:
