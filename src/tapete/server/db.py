@@ -497,11 +497,6 @@ class Store:
             conn.rollback()
         return None if found is None else (int(found[0]), str(found[1]))
 
-    def holds_event(self, conn: Any, row: EventRow) -> bool:
-        """Whether the log holds ``row``'s event as it is: its table's sequence number with the same
-        hand and action (read on the DBAPI connection ``conn``, which is left outside a transaction)."""
-        return self.logged_event(conn, row.table_id, row.seq) == (row.hand, row.action)
-
     def set_bot_override(self, table_id: str, seat: int, level: str | None, override: bool) -> None:
         with self.engine.begin() as c:
             c.execute(self.bot_override_update(table_id, seat, level, override))

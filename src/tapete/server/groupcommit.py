@@ -383,10 +383,9 @@ class GroupCommit:
         since = self._writing_since
         return 0.0 if since is None else time.monotonic() - since
 
-    def failing_for(self, within: float) -> int:
-        """Events refused in the last ``within`` seconds' stretch of failures: ``failed_events`` if
-        the log refused one that recently, else 0."""
-        return self.failed_events if time.monotonic() - self.failed_at < within else 0
+    def refused_within(self, seconds: float) -> bool:
+        """Whether the log refused an event in the last ``seconds``."""
+        return time.monotonic() - self.failed_at < seconds
 
     def _checkpoint(self) -> None:
         try:

@@ -267,10 +267,11 @@ class Hub:
         """The scheduler's health, with the tables' counts."""
         out = self.scheduler.health()
         log_reasons = []
-        if self.log_writer.failing_for(LOG_FAILURES_SHOWN_FOR):
+        if self.log_writer.refused_within(LOG_FAILURES_SHOWN_FOR):
             log_reasons.append("the event log refused writes in the last minute")
-        if self.log_writer.stuck_for() > LOG_STUCK_AFTER:
-            log_reasons.append(f"a write to the event log has waited {self.log_writer.stuck_for():.0f} s")
+        stuck = self.log_writer.stuck_for()
+        if stuck > LOG_STUCK_AFTER:
+            log_reasons.append(f"a write to the event log has waited {stuck:.0f} s")
         if log_reasons:
             out["reasons"] = [*out["reasons"], *log_reasons]
             out["status"] = max(out["status"], "degraded", key=HEALTH_ORDER.index)

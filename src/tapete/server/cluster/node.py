@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import math
@@ -252,7 +251,7 @@ class ClusterNode:
         pending = list(self._taking.values())
         if pending:  # a take already past its claim ends with the table here, and given up below
             await asyncio.wait(pending, timeout=HAND_OFF_WAIT_SECONDS)
-        tables = [t for t in map(self.hub.tables.pop, list(self.epochs), itertools.repeat(None)) if t is not None]
+        tables = [t for table_id in list(self.epochs) if (t := self.hub.tables.pop(table_id, None)) is not None]
         for table in tables:
             await table.close()
         for table in tables:
