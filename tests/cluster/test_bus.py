@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -537,3 +538,38 @@ def test_a_request_that_could_not_be_published_fails_at_once(
             await full.redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_publisher_failing_again_and_again_logs_it_once_and_its_end(
+    rd: tuple[str, str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While Redis refuses every batch the publisher tries again five times a second: the first
+    failure is logged, the repeats are only counted, and a line says when publishing works again."""
+    url, prefix = rd
+    caplog.set_level(logging.WARNING, logger="tapete.server")
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("Redis went away")
+
+    async def scenario() -> None:
+        x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
+        got, _ = await recording(y)
+        await x.start(lambda m: None)
+        try:
+            pipeline = x.redis.pipeline
+            monkeypatch.setattr(x.redis, "pipeline", refused)
+            for n in range(8):
+                x.publish("y", {"k": "out", "n": n})
+                await asyncio.sleep(0.25)
+            monkeypatch.setattr(x.redis, "pipeline", pipeline)
+            x.publish("y", {"k": "out", "n": 99})
+            await until(lambda: 99 in got)
+        finally:
+            await x.stop()
+            await y.stop()
+
+    asyncio.run(scenario())
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("bus: publishing")]
+    assert len(lines) == 2, lines
+    assert lines[0] == "bus: publishing failed (ConnectionError; a batch of 1 lost); trying again"
+    assert lines[1].startswith("bus: publishing works again, after 8 failures in ")

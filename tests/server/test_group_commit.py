@@ -605,7 +605,7 @@ def test_a_write_the_log_refuses_is_counted_named_and_shown_in_health(
     try:
         assert isinstance(asyncio.run(main()), Exception)
         assert writer.failed_events == 1 and writer.refused_within(60.0) and not writer.refused_within(0.0)
-        lines = [r.getMessage() for r in caplog.records if "could not take" in r.getMessage()]
+        lines = [r.getMessage() for r in caplog.records if "writing to the log failed" in r.getMessage()]
         assert len(lines) == 1 and "SQLITE_CONSTRAINT" in lines[0] and "QS" not in lines[0]
     finally:
         store.dispose()

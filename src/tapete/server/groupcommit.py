@@ -55,6 +55,7 @@ import orjson
 
 from tapete.server.db import EventRow, LogAhead, Store, error_name
 from tapete.server.loopconn import RECONNECT_AFTER, LoopConnection
+from tapete.server.repeats import RepeatedFailure
 
 log = logging.getLogger("tapete.server")
 
@@ -145,6 +146,7 @@ class GroupCommit:
         """Events the log could not take (their actions refused ``server_error``)."""
         self.failed_at = -math.inf
         """When (``time.monotonic()``) the log last refused an event."""
+        self._refusals = RepeatedFailure(log, "writing to the log", "their actions are refused")
         self._writing_since: float | None = None
         """When the writer thread began the batch it is writing (``None`` between batches)."""
 
@@ -375,7 +377,9 @@ class GroupCommit:
         if failed:
             self.failed_events += len(failed)
             self.failed_at = time.monotonic()
-            log.error("the log could not take %d events (%s)", len(failed), error_name(failed[0]))
+            self._refusals.failed(f"{error_name(failed[0])}, {len(failed)} of {len(errors)} events")
+        elif len(failed) < len(errors):
+            self._refusals.succeeded()
 
     def stuck_for(self) -> float:
         """Seconds the writer thread has been writing its batch (0 between batches): a database

@@ -34,9 +34,15 @@ from tapete.server.deltas import Delta, joined_delta, view_delta
 from tapete.server.errors import ServerError
 from tapete.server.handgate import HandGate
 from tapete.server.protocol import Shared
+from tapete.server.repeats import RepeatedFailure
 from tapete.server.views import ViewParts, game_summary, hand_summary, spectator_view
 
 log = logging.getLogger("tapete.server")
+APPEND_FAILURES = RepeatedFailure(log, "appending a table's event", "the action is refused")
+"""Actions whose event the log refused, in any table of this process (the log's own line
+counts the events; this one names the tables)."""
+BOT_FAILURES = RepeatedFailure(log, "a bot's turn", "asking again")
+"""Bots' decisions that failed, or whose action the log refused, in any table of this process."""
 
 Message = dict[str, Any]
 Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
@@ -350,8 +356,9 @@ class Table:
                 raise ServerError("stale_version", f"the table is at version {self.version}, not {version}") from None
             except Exception as exc:
                 # the exception text may quote the action (a card still in hand): not logged
-                log.error("table %s: could not append event %d (%s)", self.id, self.version, error_name(exc))
+                APPEND_FAILURES.failed(f"table {self.id[:64]}, event {self.version}: {error_name(exc)}")
                 raise ServerError("server_error", "the event log could not be written") from None
+            APPEND_FAILURES.succeeded()
             self._advance(new, record_form, hand_before)
         self.kick_bots()
 
@@ -548,10 +555,11 @@ class Table:
             except Exception as exc:
                 # never an arbitrary move: the table waits and the bot thinks again
                 failures += 1
-                log.error("table %s: bot at seat %d failed (%s); asking again", self.id, seat, type(exc).__name__)
+                BOT_FAILURES.failed(f"table {self.id[:64]}, seat {seat}: {type(exc).__name__}")
                 await asyncio.sleep(min(RETRY_PAUSE_MAX, 0.25 * 2**failures))
                 continue
             failures = 0
+            BOT_FAILURES.succeeded()
             if observer is not None:
                 decision = {"type": "bot_decision", "view": obs, "action": action, "level": level}
                 observer(self, seat, "bot_decision", {**decision, "seed": seed, "params": params})
@@ -566,7 +574,7 @@ class Table:
                     continue
                 if exc.code == "server_error":  # the log could not be written: asked again, as a failed decision
                     failures += 1
-                    log.warning("table %s: bot action not logged; asking again", self.id)
+                    BOT_FAILURES.failed(f"table {self.id[:64]}, seat {seat}: its action was not logged")
                     await asyncio.sleep(min(RETRY_PAUSE_MAX, 0.25 * 2**failures))
                     continue
                 refusals += 1

@@ -50,6 +50,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 
 from tapete.server.jsoncodec import dumps, loads
+from tapete.server.repeats import RepeatedFailure
 
 log = logging.getLogger("tapete.server")
 
@@ -119,6 +120,8 @@ class Bus:
         """Times messages from another node were found lost."""
         self._heard_at = time.monotonic()
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
+        self._publishing = RepeatedFailure(log, "bus: publishing", "trying again")
+        self._subscribing = RepeatedFailure(log, "bus: the inbox subscription", "subscribing again")
 
     async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
         """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.
@@ -275,8 +278,9 @@ class Bus:
                     for ch, data, _ in batch:
                         pipe.publish(ch, data)
                     await pipe.execute()
+                self._publishing.succeeded()
             except Exception as exc:
-                log.error("bus: %d messages could not be published (%s)", len(batch), type(exc).__name__)
+                self._publishing.failed(f"{type(exc).__name__}; a batch of {len(batch)} lost")
                 for _, _, rid in batch:
                     if rid is not None:
                         self._fail_request(rid)
@@ -292,11 +296,12 @@ class Bus:
                     self._fail_unnumbered_requests()
                 self._subscribed.set()
                 self._heard_at = time.monotonic()
+                self._subscribing.succeeded()
                 await self._read_inbox(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("bus: the inbox subscription failed (%s); subscribing again", type(exc).__name__)
+                self._subscribing.failed(type(exc).__name__)
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):

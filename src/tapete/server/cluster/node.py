@@ -58,8 +58,10 @@ from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, 
 from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
+from tapete.server.db import error_name
 from tapete.server.errors import ServerError
 from tapete.server.protocol import Shared, parse_message
+from tapete.server.repeats import RepeatedFailure
 from tapete.server.table import Decide, Table
 
 if TYPE_CHECKING:
@@ -197,6 +199,8 @@ class ClusterNode:
         """Tables this node took over from another node (or rebuilt after losing them)."""
         self.leases_lost = 0
         """Tables this node lost because their lease was gone when it wrote or renewed."""
+        self._ticking = RepeatedFailure(log, "the cluster's tick", "trying again at the next")
+        self._watching = RepeatedFailure(log, "watching the leases", "trying again")
 
     @property
     def hub(self) -> Hub:
@@ -672,10 +676,11 @@ class ClusterNode:
         while True:
             try:
                 await self.tick()
+                self._ticking.succeeded()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster tick failed")
+            except Exception as exc:
+                self._ticking.failed(error_name(exc), exc)
             await asyncio.sleep(self.settings.tick_seconds)
 
     async def _watch_leases(self) -> None:
@@ -690,10 +695,11 @@ class ClusterNode:
                 for t in [t for t in self.epochs if self._good_until.get(t, math.inf) <= now]:
                     log.warning("table %s: its lease was not renewed in time; the table leaves this node", t)
                     await self.drop(t)
+                self._watching.succeeded()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("watching the leases failed")
+            except Exception as exc:
+                self._watching.failed(error_name(exc), exc)
 
     async def _lease_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one of the tick's statements on the leases' own thread."""
