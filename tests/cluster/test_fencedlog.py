@@ -11,7 +11,7 @@ import pytest
 
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.lease import LeaseLost, Leases
-from tapete.server.db import SeatRow, Store, TableRow
+from tapete.server.db import LogAhead, SeatRow, Store, TableRow
 
 
 @pytest.fixture
@@ -62,13 +62,33 @@ def test_batches_are_written_on_the_loops_connection(leases: Leases) -> None:
 def test_a_batch_that_fails_on_the_loop_is_written_by_the_thread_where_the_bad_event_fails_alone(
     leases: Leases,
 ) -> None:
+    assert leases.claim("f2", "n") == 1 and leases.claim("f3", "m") == 1
+    assert leases.claim("f1", "m") == 1
+    leases.append("f1", 0, 0, {"seat": 2}, None, "m", 1)  # f1's seq 0 taken by a writer not at n's epoch
+    leases.release("f1", "m")
+    assert leases.claim("f1", "n") == 2
+    log = FencedLog(leases, "n", in_thread)
+    answers = asyncio.run(play(log, [("f1", 0, 2), ("f2", 0, 1), ("f3", 0, 1)]))
+    assert answers[0] is not None and not isinstance(answers[0], (LeaseLost, LogAhead)) and answers[1] is None
+    assert isinstance(answers[2], LeaseLost)  # written alone, f3's lease (held by m) still fences it out
+    assert log.thread_batches == 1
+    assert leases.writers_of("f2") == [(0, "n", 1)] and leases.store.count_events("f1") == 1
+    assert leases.writers_of("f3") == []
+
+
+def test_an_action_the_log_holds_at_the_number_of_another_is_the_tables_log_ahead(leases: Leases) -> None:
+    """A commit that seemed to fail but reached the log: the table's next action, at the same
+    number, is answered ``LogAhead`` with the logged action, which the table then applies."""
     assert leases.claim("f1", "n") == 1 and leases.claim("f2", "n") == 1
     leases.append("f1", 0, 0, {"seat": 2}, None, "n", 1)
     log = FencedLog(leases, "n", in_thread)
-    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1)]))  # f1's seq 0 is taken by another action
-    assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
-    assert log.thread_batches == 1
-    assert leases.writers_of("f2") == [(0, "n", 1)] and leases.store.count_events("f1") == 1
+    answers = asyncio.run(play(log, [("f1", 0, 1), ("f2", 0, 1)]))
+    ahead = answers[0]
+    assert isinstance(ahead, LogAhead) and (ahead.table_id, ahead.seq, ahead.hand) == ("f1", 0, 0)
+    assert ahead.action == {"seat": 2} and answers[1] is None
+    alone = asyncio.run(play(FencedLog(leases, "n", in_thread), [("f1", 0, 1)]))[0]
+    assert isinstance(alone, LogAhead) and alone.action == {"seat": 2}
+    assert leases.store.count_events("f1") == 1
 
 
 def test_an_event_already_in_the_log_as_it_is_is_acknowledged(leases: Leases) -> None:

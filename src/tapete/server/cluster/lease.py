@@ -42,7 +42,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tapete.server.db import Store, TableRow, _seat_row, _table_row, close_timed_out, schema_transaction
+from tapete.server.db import LogAhead, Store, TableRow, _seat_row, _table_row, close_timed_out, schema_transaction
 from tapete.server.groupcommit import action_text
 
 LEASE_SECONDS = 3.0
@@ -385,26 +385,30 @@ class Leases:
         longer holds that epoch) or the error that kept it out of the log. Lease rows are
         locked in one order (as ``renew`` does), so the two never deadlock. When the batch
         fails as a whole, each event is written alone, so that one bad event fails alone.
-        Events the log already holds as they are (an earlier commit of the batch whose answer
-        was lost, such as one given up on the event loop) are found first, in one statement,
-        and acknowledged. The batch goes through the driver on a connection kept for these
-        writes (the statements of a batch in one round trip, no pool check-out or ping per batch).
+        Events whose fate the log tells are settled by it (:meth:`_settled_by_log`). The batch goes
+        through the driver on a connection kept for these writes (the statements of a batch in one
+        round trip, no pool check-out or ping per batch).
         """
         try:
             with self._writer_lock:
                 held = self._write_fenced(events, node_id)
         except Exception:
-            if len(events) == 1:
-                if self._already_logged(events[0], node_id):
-                    return [None]
+            settled = self._settled_by_log(events, node_id)
+            if len(events) == 1 and 0 not in settled:
                 raise
-            logged = self._logged_of(events, node_id)
-            return [None if i in logged else self._append_alone(e, node_id) for i, e in enumerate(events)]
+            return [settled[i] if i in settled else self._append_alone(e, node_id) for i, e in enumerate(events)]
         return _answers(events, held)
 
-    def _logged_of(self, events: list[FencedEvent], node_id: str) -> set[int]:
-        """The positions in ``events`` of those the log holds as they are, written by ``node_id`` at
-        their epochs (see :meth:`_already_logged`); none when the log cannot be read."""
+    def _settled_by_log(self, events: list[FencedEvent], node_id: str) -> dict[int, BaseException | None]:
+        """The answers the log gives, by position in ``events``, for events whose writing failed.
+
+        The log holding an event as it is, written by ``node_id`` at its epoch, is an earlier
+        commit of it whose answer was lost (a connection that dropped after the database
+        committed): acknowledged (``None``). The log holding another action at its number, written
+        by ``node_id`` at its epoch, is an earlier action of the table whose commit seemed to fail
+        but reached the log: ``LogAhead``, on which the table applies that action. Events the log
+        holds nothing of (or that another writer holds) are left out, as all are when the log
+        cannot be read."""
         try:
             with self._writer_lock:
                 conn = self._writer
@@ -419,17 +423,17 @@ class Leases:
                     conn.rollback()
         except Exception:
             self.close()
-            return set()
-        found = {(str(r[0]), int(r[1])): tuple(r[2:]) for r in rows}
-        return {
-            i for i, e in enumerate(events) if found.get((e.table_id, e.seq)) == (e.hand, e.action, node_id, e.epoch)
-        }
-
-    def _already_logged(self, e: FencedEvent, node_id: str) -> bool:
-        """Whether the log holds ``e`` as it is, written by ``node_id`` at ``e``'s epoch, though
-        writing it failed: an earlier commit of it whose answer was lost (a connection that
-        dropped after the database committed), so it is acknowledged rather than refused."""
-        return 0 in self._logged_of([e], node_id)
+            return {}
+        found = {(str(r[0]), int(r[1])): (int(r[2]), str(r[3]), r[4], r[5]) for r in rows}
+        settled: dict[int, BaseException | None] = {}
+        for i, e in enumerate(events):
+            logged = found.get((e.table_id, e.seq))
+            if logged is None or logged[2:] != (node_id, e.epoch):
+                continue
+            hand, action = logged[:2]
+            same = (hand, action) == (e.hand, e.action)
+            settled[i] = None if same else LogAhead(e.table_id, e.seq, hand, json.loads(action))
+        return settled
 
     async def append_many_async(
         self, conn: Any, events: list[FencedEvent], node_id: str, *, timeout: float | None = None
@@ -515,11 +519,11 @@ class Leases:
                 conn.close()
 
     def _append_alone(self, e: FencedEvent, node_id: str) -> BaseException | None:
+        """``e`` written in a transaction of its own: its answer (``LeaseLost`` among them)."""
         try:
-            self.append_many([e], node_id)
+            return self.append_many([e], node_id)[0]
         except Exception as exc:
             return exc
-        return None
 
     def set_bot_override_fenced(
         self, table_id: str, seat: int, level: str | None, override: bool, node_id: str, epoch: int
