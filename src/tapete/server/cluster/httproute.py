@@ -12,15 +12,15 @@ When the owner died or gave the table up meanwhile (it answers ``gone``), the ca
 table is now, or is answered here; when the owner is there but silent it is refused as ``busy``
 (503). The body is read here under the API's own limits (``MAX_API_BODY``,
 ``Limits.body_seconds``).
-``GET /api/tables`` answers this node's open tables together with every other live node's. A
+``GET /api/tables`` answers this node's open tables together with every other live node's
+(``tapete.server.cluster.lobby``: each node asked once at a time, its answer kept a second). A
 call that came from another node (header ``x-tapete-forwarded``) is always answered where it
-arrives.
+arrives. At most ``FORWARD_AT_ONCE`` calls are forwarded at once; more are refused ``busy``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 from typing import TYPE_CHECKING, Any, Final
@@ -42,10 +42,11 @@ FORWARDED: Final = b"x-tapete-forwarded"
 TABLE_PATH: Final = re.compile(r"^/api/tables/([^/]{1,64})(/.*)?$")
 FORWARD_SECONDS: Final = 120.0
 """Longest a call waits for its table's owner while the owner lives (an analysis takes a while)."""
+FORWARD_AT_ONCE: Final = 64
+"""Most calls about one table a node routes at once (more are refused ``busy``): each may wait
+for another node, and sends its body through the bus."""
 OWNER_CHECK_SECONDS: Final = 2.0
 """How often a call waiting for another node checks that the node still lives and holds the table."""
-LIST_SECONDS: Final = 1.0
-"""How long the lobby's list waits for another node's tables."""
 
 
 async def run_request(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
@@ -108,6 +109,8 @@ class TableRouting:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.forwarding = 0
+        """Calls about one table being routed (located, forwarded or waiting for their owner)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from tapete.server.cluster.node import ClusterNode
@@ -129,6 +132,18 @@ class TableRouting:
         if table_id is None:
             await self.app(scope, receive, send)
             return
+        if self.forwarding >= FORWARD_AT_ONCE:
+            await _refuse(ServerError("busy", "too many calls wait for other nodes; try again"), scope, receive, send)
+            return
+        self.forwarding += 1
+        try:
+            await self._route(node, table_id, scope, receive, send)
+        finally:
+            self.forwarding -= 1
+
+    async def _route(self, node: ClusterNode, table_id: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a call about ``table_id`` here, or send it to the table's owner."""
+        path: str = scope["path"]
         body: bytes | None = None
         request: dict[str, Any] = {}
         for _ in range(3):  # until the table's owner answers, or the call is answered here
@@ -201,19 +216,11 @@ class TableRouting:
         if local["status"] == 200:
             tables = json.loads(local["body"].encode("latin-1"))
             seen = {t.get("id") for t in tables}
-            request = {"method": "GET", "path": "/api/tables", "query": "", "headers": [], "client": "", "body": ""}
-            others = [n for n in await node.hub.db(node.leases.live_nodes) if n != node.node_id]
-            answers = await asyncio.gather(
-                *(node.bus.request(n, {"op": "http", "request": request}, LIST_SECONDS) for n in others),
-                return_exceptions=True,
-            )
-            for a in answers:
-                if isinstance(a, dict) and a.get("status") == 200:
-                    with contextlib.suppress(ValueError):
-                        for t in json.loads(str(a["body"]).encode("latin-1")):
-                            if t.get("id") not in seen:
-                                seen.add(t.get("id"))
-                                tables.append(t)
+            for theirs in await node.peer_tables.of(node.live_others()):
+                for t in theirs:
+                    if t.get("id") not in seen:
+                        seen.add(t.get("id"))
+                        tables.append(t)
             local["body"] = json.dumps(tables, separators=(",", ":"))
             local["headers"] = [[k, v] for k, v in local["headers"] if k.lower() != "content-length"]
         await _respond(send, local)

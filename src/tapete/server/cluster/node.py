@@ -55,6 +55,7 @@ from tapete.server.cluster.bus import DEAD_AFTER, PING_AFTER, Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import forwarded_table, run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
+from tapete.server.cluster.lobby import PeerTables
 from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
@@ -96,6 +97,8 @@ HEARING_WITHIN: Final = PING_AFTER + 1.5
 HEARD_AGAIN_FOR: Final = 5.0
 """Seconds a cut-off node's inbox must keep hearing before it takes tables again (a flaky link
 does not make its tables come and go)."""
+LIST_SECONDS: Final = 1.0
+"""How long the lobby's list waits for another node's tables."""
 HAND_OFF_WAIT_SECONDS: Final = 5.0
 """Longest a stopping node waits for a table it is taking over, or for an action being written,
 before it gives its tables up."""
@@ -199,6 +202,8 @@ class ClusterNode:
         """Tables this node took over from another node (or rebuilt after losing them)."""
         self.leases_lost = 0
         """Tables this node lost because their lease was gone when it wrote or renewed."""
+        self.peer_tables = PeerTables(self._tables_of)
+        """Other nodes' open tables for the lobby's list."""
         self._ticking = RepeatedFailure(log, "the cluster's tick", "trying again at the next")
         self._watching = RepeatedFailure(log, "watching the leases", "trying again")
 
@@ -423,6 +428,19 @@ class ClusterNode:
             if await self.take(table_id):
                 return None
         raise ServerError("busy", "the table is moving between nodes; try again")
+
+    def live_others(self) -> list[str]:
+        """The other nodes alive at the last tick."""
+        return sorted(n for n in self._live_since if n != self.node_id)
+
+    async def _tables_of(self, node_id: str) -> list[dict[str, Any]]:
+        """Another node's open tables (its ``GET /api/tables``), waited for ``LIST_SECONDS``."""
+        request = {"method": "GET", "path": "/api/tables", "query": "", "headers": [], "client": "", "body": ""}
+        answer = await self.bus.request(node_id, {"op": "http", "request": request}, LIST_SECONDS)
+        if answer.get("status") != 200:
+            return []
+        tables = json.loads(str(answer["body"]).encode("latin-1"))
+        return [t for t in tables if isinstance(t, dict)] if isinstance(tables, list) else []
 
     async def owner_elsewhere(self, table_id: str) -> str | None:
         """The live node that owns open table ``table_id`` when it is not this one; ``None`` otherwise."""
