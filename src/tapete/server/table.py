@@ -214,10 +214,12 @@ class Table:
     def attach(self, client: Client) -> None:
         """Add a client (seat or spectator) and send it the full current view."""
         self.last_seen = time.monotonic()
+        newly_connected = False  # a seat that had no socket now has one: the others are told
         if client.seat is None:
             self.spectators.add(client)
         else:
             seat = self.seats[client.seat]
+            newly_connected = not seat.clients
             seat.clients.add(client)
             seat.left_at = None
         self._emit(client, self._welcome(client))
@@ -227,7 +229,8 @@ class Table:
         self._emit(client, self._state(client.seat, None))
         if self.is_over():
             self._emit(client, {"type": "game_over", "table": self.id, **game_summary(self.game)})
-        self._broadcast_seats()
+        if newly_connected:
+            self._broadcast_seats()
 
     def detach(self, client: Client) -> None:
         self.last_seen = time.monotonic()
@@ -235,10 +238,12 @@ class Table:
             self.spectators.discard(client)
             return
         seat = self.seats[client.seat]
+        if client not in seat.clients:
+            return
         seat.clients.discard(client)
-        if not seat.clients:
+        if not seat.clients:  # the seat's last socket left: the others are told
             seat.left_at = time.monotonic()
-        self._broadcast_seats()
+            self._broadcast_seats()
         self._check_gate()
 
     def resync(self, client: Client) -> None:
