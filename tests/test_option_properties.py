@@ -51,7 +51,9 @@ def client() -> Iterator[TestClient]:
             f"sqlite:///{Path(tmp) / 't.db'}",
             bot_delay=0,
             bot_executor="thread",
-            limits=Limits(tables_per_client_minute=100_000, open_tables=100_000),
+            limits=Limits(
+                tables_per_client_minute=100_000, open_tables=100_000, api_per_client_second=1e6, api_burst=100_000
+            ),
         )
         with TestClient(app) as c:
             yield c

@@ -21,8 +21,14 @@ from tapete.server.db import SeatRow, TableRow
 from tapete.server.deltas import ViewReader
 from tapete.server.limits import Limits
 
-TEST_LIMITS = Limits(tables_per_client_minute=1000)
-"""The tests create many tables from one client."""
+TEST_LIMITS = Limits(
+    tables_per_client_minute=1000,
+    api_per_client_second=10_000.0,
+    api_burst=10_000,
+    lookups_per_client_second=10_000.0,
+    lookups_burst=10_000,
+)
+"""The tests create many tables, and call the API often, from one client."""
 
 PG_USERS = ("postgres", "root")
 

@@ -226,3 +226,43 @@ def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(tmp_pat
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_api_calls_from_one_address_are_limited(sqlite_url: str) -> None:
+    """``api_per_client_second`` / ``api_burst``: past the burst an address's API calls are
+    refused 429 ``rate_limited`` with ``Retry-After``, in its language; other addresses and the
+    pages are not counted."""
+    limits = Limits(tables_per_client_minute=1000, api_per_client_second=2.0, api_burst=3)
+    app = make_app(sqlite_url, limits=limits)
+    with TestClient(app) as c:
+        assert [c.get("/api/tables").status_code for _ in range(3)] == [200, 200, 200]
+        r = c.get("/api/tables", headers={"accept-language": "es"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert r.headers["retry-after"] == "1" and r.headers["content-language"] == "es"
+        assert c.get("/").status_code == 200  # a page, not the API
+        other = TestClient(app, client=("192.0.2.7", 50000))
+        assert other.get("/api/tables").status_code == 200
+        time.sleep(0.6)  # a token back
+        assert c.get("/api/tables").status_code == 200
+        assert c.get("/api/tables").status_code == 429
+
+
+def test_tables_not_in_memory_asked_by_one_address_are_limited(sqlite_url: str) -> None:
+    """``lookups_per_client_second`` / ``lookups_burst``: each table asked for that is not in
+    memory is a look in the database, counted per address (by ``hello`` and by HTTP alike);
+    open tables held here cost nothing."""
+    limits = Limits(tables_per_client_minute=1000, lookups_per_client_second=0.01, lookups_burst=2)
+    app = make_app(sqlite_url, limits=limits)
+    with TestClient(app) as c:
+        t = create_table(c, "cutthroat", HUMANS)
+        assert [c.get(f"/api/tables/nope{n}").status_code for n in range(2)] == [404, 404]
+        r = c.get("/api/tables/nope2", headers={"accept-language": "ru"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": "nope3", "spectate": True})
+            assert ws.receive_json()["code"] == "rate_limited"
+            ws.send_json({"type": "hello", "table": t["table"], "spectate": True})
+            assert ws.receive_json()["type"] == "welcome"  # in memory: free
+        assert [c.get(f"/api/tables/{t['table']}").status_code for _ in range(5)] == [200] * 5
+        other = TestClient(app, client=("192.0.2.7", 50000))
+        assert other.get("/api/tables/nope4").status_code == 404

@@ -206,7 +206,7 @@ async def table_hand_analysis(request: Request) -> Response:
     lang = _lang_of(request)
     n = int(request.path_params["hand"])
     try:
-        table = await hub.find_table(request.path_params["table_id"])
+        table = await hub.find_table(request.path_params["table_id"], _client(request))
         if table.family.load_analysis is None:
             raise ServerError("analysis_unavailable", f"profile {table.profile!r} has no double-dummy analysis")
         key = (table.id, n)

@@ -12,6 +12,7 @@ from starlette.routing import WebSocketRoute
 from tapete.players.http import player_routes
 from tapete.players.service import Players
 from tapete.rulebook.web import rules_routes
+from tapete.server.apirate import ApiRate
 from tapete.server.db import Store, default_db_url
 from tapete.server.guard import ErrorGuard
 from tapete.server.http import http_routes
@@ -108,4 +109,5 @@ def create_app(
         from tapete.server.cluster.httproute import TableRouting
 
         app.add_middleware(TableRouting)
+    app.add_middleware(ApiRate)  # outermost: a call is counted on the node it arrives at
     return app

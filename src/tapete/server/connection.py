@@ -28,6 +28,9 @@ class Connection:
 
     def __init__(self, ws: WebSocket, rate: tuple[float, float]) -> None:
         self.ws = ws
+        peer = getattr(ws, "client", None)
+        self.address: str | None = None if ws is None else (peer.host if peer is not None else "")
+        """The client's address (``None`` for a socket another node holds, which counts its asks)."""
         self.seat: int | None = None
         self.lang: str = DEFAULT_LANGUAGE
         self.deltas = False

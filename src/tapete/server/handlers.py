@@ -47,7 +47,7 @@ async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
         raise ServerError("already_joined", "one hello per connection")
     if msg.get("lang") is not None:  # else the socket's opening handshake's (``?lang=``, ``Accept-Language``)
         conn.lang = negotiate(msg.get("lang"))
-    table = await hub.find_table(msg["table"])
+    table = await hub.find_table(msg["table"], conn.address)
     if conn.table is not None:  # a second hello while the first one was reading the log
         raise ServerError("already_joined", "one hello per connection")
     token = msg.get("token")

@@ -130,7 +130,7 @@ async def list_tables(request: Request) -> Response:
 
 
 async def get_table(request: Request) -> Response:
-    table = await hub_of(request).find_table(request.path_params["table_id"])
+    table = await hub_of(request).find_table(request.path_params["table_id"], client_address(request))
     return JSONResponse(table.public_info())
 
 
@@ -183,7 +183,7 @@ async def metrics(request: Request) -> Response:
 
 async def _creators_table(request: Request) -> tuple[Table, object]:
     """The table of the path, once the body's creator token is checked; and the body's ``level``."""
-    table = await hub_of(request).find_table(request.path_params["table_id"])
+    table = await hub_of(request).find_table(request.path_params["table_id"], client_address(request))
     token, level = check_seat_request(await read_json(request))
     if not secrets.compare_digest(hash_token(token), table.creator_hash):
         raise ServerError("bad_token", "only the table's creator can do this")

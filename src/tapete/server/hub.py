@@ -26,6 +26,7 @@ from tapete.families import Family, family_of
 from tapete.records import replay
 from tapete.server.admission import Admission
 from tapete.server.botpool import LIGHT_LEVELS, decision_args, search_params
+from tapete.server.clientrate import ClientBuckets
 from tapete.server.cluster.ownership import LocalOwnership, Ownership
 from tapete.server.collector import tune
 from tapete.server.db import SeatRow, Store, TableRow
@@ -101,6 +102,10 @@ class Hub:
             open_tables=self.limits.open_tables,
             sockets_per_client=self.limits.connections_per_client,
         )
+        self.api_rate = ClientBuckets(self.limits.api_per_client_second, self.limits.api_burst)
+        """Calls to the API per address (:class:`tapete.server.apirate.ApiRate`)."""
+        self.lookups = ClientBuckets(self.limits.lookups_per_client_second, self.limits.lookups_burst)
+        """Tables asked for per address that are not in memory (:meth:`charge_lookup`)."""
         self.scheduler = Scheduler(
             lambda name: make_worker(bot_executor, name), workers=bot_workers, limits=self.limits, metrics=self.metrics
         )
@@ -130,11 +135,19 @@ class Hub:
             raise ServerError("no_table", f"no table {table_id[:64]!r}")
         return table
 
-    async def find_table(self, table_id: str) -> Table:
-        """The table called ``table_id``, a finished one read back from the log if need be."""
+    def charge_lookup(self, client: str | None) -> None:
+        """Count one look in the database for a table ``client`` asked for (``None``: asked by
+        another node, which counted it); ``rate_limited`` past the address's allowance."""
+        if client is not None and not self.lookups.allow(client):
+            raise ServerError("rate_limited", "too many tables asked for that are not open here")
+
+    async def find_table(self, table_id: str, client: str | None = None) -> Table:
+        """The table called ``table_id``, a finished one read back from the log if need be (a
+        look in the database counted against ``client``'s allowance)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        self.charge_lookup(client)
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()

@@ -43,6 +43,15 @@ class Limits:
     """Unfinished tables on the server (``server_full``, HTTP 503)."""
     abandoned_seconds: float = 600.0
     """An unfinished table nobody has been connected to for this long leaves ``GET /api/tables``."""
+    api_per_client_second: float = 30.0
+    """Calls to the API (``/api/…``) one address may make a second, in bursts of up to
+    ``api_burst`` (``rate_limited``, HTTP 429, ``Retry-After``)."""
+    api_burst: int = 120
+    lookups_per_client_second: float = 20.0
+    """Tables one address may ask for a second that this node does not hold in memory (a
+    ``hello``, a call about one table), each a look in the database, in bursts of up to
+    ``lookups_burst`` (``rate_limited``)."""
+    lookups_burst: int = 200
     finished_in_memory: int = 200
     """Finished tables kept in memory; older ones are read back from the log when asked for."""
     decision_queue: int = 512

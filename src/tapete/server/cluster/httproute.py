@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tapete.errors import TapeteError
+from tapete.server.apirate import FORWARDED_SCOPE
 from tapete.server.cluster.bus import BusTimeout
 from tapete.server.errors import ServerError
 from tapete.server.http import error_response
@@ -65,6 +66,7 @@ async def run_request(app: ASGIApp, request: dict[str, Any]) -> dict[str, Any]:
         "client": (request["client"], 0),
         "server": ("127.0.0.1", 0),
         "root_path": "",
+        FORWARDED_SCOPE: True,  # counted where it arrived (``ApiRate``)
     }
     body = request["body"].encode("latin-1")
     sent = False
@@ -148,7 +150,7 @@ class TableRouting:
         request: dict[str, Any] = {}
         for _ in range(3):  # until the table's owner answers, or the call is answered here
             try:
-                owner = await node.locate(table_id)
+                owner = await node.locate(table_id, (scope.get("client") or ("", 0))[0])
             except TapeteError as exc:
                 await _refuse(exc, scope, receive, send)
                 return

@@ -400,18 +400,20 @@ class ClusterNode:
         if msg.get("type") != "hello" or conn.table is not None:
             return False
         table_id = str(msg["table"])
-        owner = await self.locate(table_id)
+        owner = await self.locate(table_id, conn.address)
         if owner is None:
             return False
         await self._join_remote(conn, table_id, owner.node_id, owner.epoch, text)
         return True
 
-    async def locate(self, table_id: str) -> Owner | None:
+    async def locate(self, table_id: str, client: str | None = None) -> Owner | None:
         """Where a socket's ``hello`` or an HTTP call about ``table_id`` is answered: the live node
         that owns the open table when it is another, or ``None`` when it is answered here (the table
         is held here, is taken over here now, or is unknown or finished). While the table moves
         (this node rebuilds it, or its lease was given up and nobody holds it yet) this waits for
-        the move; ``busy`` if the table keeps moving."""
+        the move; ``busy`` if the table keeps moving. A look in the database is counted against
+        ``client``'s allowance (``Hub.charge_lookup``)."""
+        charged = False
         for _ in range(3):
             table = self.hub.tables.get(table_id)
             if table is not None and not table.closed:
@@ -419,6 +421,9 @@ class ClusterNode:
             if table_id in self._taking:
                 await self.settled(table_id)
                 continue
+            if not charged:
+                self.hub.charge_lookup(client)
+                charged = True
             if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) != "open":
                 return None  # unknown or finished: answered here
             owners: dict[str, Owner] = await self.hub.db(self.leases.owners, [table_id])

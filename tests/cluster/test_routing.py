@@ -1,5 +1,6 @@
-"""The lobby's list on many nodes: each other node asked once at a time, its answer kept a
-moment, so a burst of calls does not flood a node's inbox; calls routed at once are bounded."""
+"""Calls between nodes: the lobby's list asks each other node once at a time and keeps its
+answer a moment, so a burst of calls does not flood a node's inbox; calls routed at once are
+bounded; a call is counted against its address's allowance once, where it arrives."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from tapete.server.cluster import httproute
 from tapete.server.cluster.lobby import PeerTables
+from tapete.server.limits import Limits
 from tests.cluster.inprocess import Nodes, node_of, table_for_seat_zero, wait_until
 
 
@@ -86,3 +88,16 @@ def test_calls_routed_at_once_are_bounded(nodes: Nodes, monkeypatch: pytest.Monk
     assert b.get("/api/tables").status_code == 200  # the lobby is not a call about one table
     monkeypatch.setattr(httproute, "FORWARD_AT_ONCE", 64)
     assert b.get(f"/api/tables/{tid}").status_code == 200
+
+
+def test_a_forwarded_call_is_counted_where_it_arrives_only(nodes: Nodes) -> None:
+    limits = Limits(api_per_client_second=0.001, api_burst=3, lookups_per_client_second=0.001, lookups_burst=2)
+    a, b = nodes.start("a", limits), nodes.start("b", limits)
+    tid, _ = table_for_seat_zero(a)  # one of a's three calls
+    # b: three calls; the two about a's table look for it in the database (b's lookups), and a
+    # answers them without counting them again (a has two calls left)
+    assert [b.get(f"/api/tables/{tid}").status_code for _ in range(2)] == [200, 200]
+    assert b.get("/api/tables").status_code == 200
+    r = b.get(f"/api/tables/{tid}")
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+    assert [a.get(f"/api/tables/{tid}").status_code for _ in range(3)] == [200, 200, 429]
