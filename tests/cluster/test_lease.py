@@ -272,6 +272,21 @@ def test_leases_released_before_are_forgotten_once_their_table_is_finished(lease
     assert set(owners) == {"g3"} and not owners["g3"].alive and owners["g3"].epoch == 1
 
 
+def test_a_node_that_leaves_is_forgotten_and_one_long_dead_too(leases: Leases) -> None:
+    """Node names drawn at each start must not pile up: a node that stops deletes its row, and a
+    node's start deletes those of nodes killed over a day before."""
+    for n in ("a", "b", "c"):
+        leases.beat(n)
+    leases.leave("a")
+    with leases.store.engine.begin() as c:  # b was killed two days ago, c a moment ago
+        c.execute(leases.nodes.update().where(leases.nodes.c.node_id == "b").values(expires_at=time.time() - 172800))
+        c.execute(leases.nodes.update().where(leases.nodes.c.node_id == "c").values(expires_at=time.time() - 60))
+    leases.create_schema()
+    with leases.store.engine.connect() as c:
+        assert {r[0] for r in c.execute(sa.select(leases.nodes.c.node_id))} == {"c"}
+    assert leases.live_nodes() == set()
+
+
 def test_the_leases_vouch_for_the_logs_tables(leases: Leases) -> None:
     """A lease names a table that exists, and no event is written without its lease: the log's
     events need no key of their own (PostgreSQL checked one for every event)."""

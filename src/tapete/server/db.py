@@ -509,26 +509,57 @@ class Store:
             .values(level=level, bot_override=override)
         )
 
+    def set_aside_statement(self, table_id: str) -> sa.Update:
+        """The statement that marks an open table ``idle``: set aside, read back when asked for."""
+        t = self.tables
+        return t.update().where(t.c.id == table_id, t.c.status == "open").values(status="idle")
+
+    def set_aside(self, table_id: str) -> bool:
+        """Mark an open table ``idle`` (nobody has been at it for a while, and it waits on a
+        person): it is no longer rebuilt at start, nor counted open; whether it was open."""
+        with self.engine.begin() as c:
+            return bool(c.execute(self.set_aside_statement(table_id)).rowcount)
+
+    def wake(self, table_id: str) -> None:
+        """Mark an ``idle`` table open again (it is being read back into memory)."""
+        t = self.tables
+        with self.engine.begin() as c:
+            c.execute(t.update().where(t.c.id == table_id, t.c.status == "idle").values(status="open"))
+
     # --- reads ----------------------------------------------------------------------
+    def status(self, table_id: str) -> str | None:
+        """The stored status of a table (``open``, ``idle``, ``finished``), ``None`` when there is none."""
+        t = self.tables
+        with self.engine.connect() as c:
+            v = c.execute(sa.select(t.c.status).where(t.c.id == table_id)).scalar()
+        return None if v is None else str(v)
+
     def load_open_tables(self) -> list[TableRow]:
-        """Every unfinished table with its seats and events in order."""
+        """Every open table (not ``idle``) with its seats and events in order."""
         with self.engine.connect() as c:
             rows = c.execute(self._with_deal().where(self.tables.c.status == "open")).mappings().all()
-            out: list[TableRow] = []
-            for r in rows:
-                t = _table_row(r)
-                seats = c.execute(
-                    self.seats.select().where(self.seats.c.table_id == t.id).order_by(self.seats.c.seat)
-                ).mappings()
-                t.seats = [_seat_row(s) for s in seats]
-                evs = c.execute(
-                    sa.select(self.events.c.seq, self.events.c.hand, self.events.c.action)
-                    .where(self.events.c.table_id == t.id)
-                    .order_by(self.events.c.seq)
-                ).all()
-                t.events = [(int(seq), int(hand), json.loads(a)) for seq, hand, a in evs]
-                out.append(t)
-            return out
+            return [self._with_seats_and_events(c, _table_row(r)) for r in rows]
+
+    def load_open_table(self, table_id: str) -> TableRow | None:
+        """One open table with its seats and events in order, or ``None``."""
+        with self.engine.connect() as c:
+            r = (
+                c.execute(self._with_deal().where(self.tables.c.id == table_id, self.tables.c.status == "open"))
+                .mappings()
+                .first()
+            )
+            return None if r is None else self._with_seats_and_events(c, _table_row(r))
+
+    def _with_seats_and_events(self, c: sa.Connection, t: TableRow) -> TableRow:
+        seats = c.execute(self.seats.select().where(self.seats.c.table_id == t.id).order_by(self.seats.c.seat))
+        t.seats = [_seat_row(s) for s in seats.mappings()]
+        evs = c.execute(
+            sa.select(self.events.c.seq, self.events.c.hand, self.events.c.action)
+            .where(self.events.c.table_id == t.id)
+            .order_by(self.events.c.seq)
+        ).all()
+        t.events = [(int(seq), int(hand), json.loads(a)) for seq, hand, a in evs]
+        return t
 
     def _with_deal(self) -> sa.Select[Any]:
         """``tables`` rows with their ``deals`` row's seed and choice (absent for old tables)."""

@@ -38,6 +38,7 @@ from tapete.server.optionerrors import OPTION_CODES, option_refusal
 from tapete.server.pool import JobFailed, make_worker
 from tapete.server.requests import CreateRequest
 from tapete.server.scheduler import Scheduler
+from tapete.server.setaside import SetAside
 from tapete.server.table import Message, Table, TableConfig, hash_token
 
 log = logging.getLogger("tapete.server")
@@ -110,6 +111,8 @@ class Hub:
             lambda name: make_worker(bot_executor, name), workers=bot_workers, limits=self.limits, metrics=self.metrics
         )
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.idle = SetAside(self)
+        """Tables nobody is at, set aside (``tapete.server.setaside``)."""
         self.seat_listeners: list[Callable[[Any, str, int], Awaitable[None]]] = []
         """Told ``(connection, table id, seat)`` when a person takes a seat (``tapete.players`` binds it)."""
         self.finish_listeners: list[Callable[[str], Awaitable[None]]] = []
@@ -142,8 +145,12 @@ class Hub:
             raise ServerError("rate_limited", "too many tables asked for that are not open here")
 
     async def find_table(self, table_id: str, client: str | None = None) -> Table:
-        """The table called ``table_id``, a finished one read back from the log if need be (a
-        look in the database counted against ``client``'s allowance)."""
+        """The table called ``table_id``, a finished or set-aside one read back from the log if
+        need be (a look in the database counted against ``client``'s allowance)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        await self.idle.settled(table_id)
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -153,7 +160,7 @@ class Hub:
             pending = asyncio.get_running_loop().create_future()
             self._loading[table_id] = pending
             try:
-                pending.set_result(await self._load_finished(table_id))
+                pending.set_result(await self._load(table_id))
             except Exception as exc:
                 log.error("table %s could not be read back from the log (%s)", table_id[:64], type(exc).__name__)
                 pending.set_result(None)
@@ -164,9 +171,31 @@ class Hub:
             raise ServerError("no_table", f"no table {table_id[:64]!r}")
         return found
 
-    async def _load_finished(self, table_id: str) -> Table | None:
+    async def _load(self, table_id: str) -> Table | None:
+        """A table not in memory, read back from the log: a finished one, or one set aside (or
+        open but held by nobody), which this process then holds (``Ownership.revive``)."""
         if len(table_id) > 64:
             return None
+        status = await self.db(self.store.status, table_id)
+        if status == "finished":
+            return await self._load_finished(table_id)
+        if status in ("idle", "open") and await self.ownership.revive(table_id, lambda: self._load_open(table_id)):
+            return self.tables.get(table_id)
+        return None
+
+    async def _load_open(self, table_id: str) -> bool:
+        """Read an open or set-aside table back into memory (one process: it holds every table)."""
+        await self.db(self.store.wake, table_id)
+        row: TableRow | None = await self.db(self.store.load_open_table, table_id)
+        if row is None:
+            return False
+        game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+        table = self.tables[row.id] = Table(row, game, self.config())
+        table.kick_bots()
+        self.metrics.count("idle_tables_read_back")
+        return True
+
+    async def _load_finished(self, table_id: str) -> Table | None:
         row: TableRow | None = await self.db(self.store.load_finished_table, table_id)
         if row is None or row.record_text is None:
             return None
@@ -322,6 +351,7 @@ class Hub:
         self.log_writer.start()
         tune()
         await self.scheduler.start()
+        self.idle.start()
         if not await self.ownership.start(self):
             return  # one node of several: tables come to it by their leases
         rows: list[TableRow] = await self.db(self.store.load_open_tables)
@@ -344,9 +374,11 @@ class Hub:
     async def hand_off(self) -> None:
         """The server begins to stop, before it waits for the calls in flight: a node of a cluster
         gives its tables to the other nodes now (:meth:`Ownership.hand_off`)."""
+        await self.idle.stop()
         await self.ownership.hand_off()
 
     async def stop(self) -> None:
+        await self.idle.stop()
         await self.ownership.stop()
         for table in list(self.tables.values()):
             await table.close()

@@ -454,6 +454,11 @@ class Table:
             self._broadcast(lambda c: over)
 
     # --- between hands ------------------------------------------------------------------
+    def waits_on_a_person(self) -> bool:
+        """Whether the game waits on a seat no bot plays."""
+        seat = self.game.to_act
+        return seat is not None and self.seats[seat].bot_level is None
+
     def abandoned(self, after: float) -> bool:
         """Whether nobody (player or spectator) has been connected for ``after`` seconds."""
         return not self.clients() and time.monotonic() - self.last_seen >= after

@@ -42,13 +42,16 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tapete.server.db import LogAhead, Store, TableRow, _seat_row, _table_row, close_timed_out, schema_transaction
+from tapete.server.db import LogAhead, Store, TableRow, close_timed_out, schema_transaction
 from tapete.server.groupcommit import action_text
 
 LEASE_SECONDS = 3.0
 """How long a lease lasts without renewal; a dead owner's tables move after this."""
 NODE_SECONDS = 3.0
 """How long a node counts as alive after its last heartbeat."""
+FORGET_NODES_AFTER = 86400.0
+"""Seconds after its last heartbeat that a node that did not leave (killed) is forgotten, by
+the next node to start."""
 
 
 class LeaseLost(Exception):
@@ -161,6 +164,9 @@ class Leases:
                 "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
                 "ON CONFLICT (node_id) DO UPDATE SET expires_at = excluded.expires_at"
             ),
+            "forget_dead_nodes": sa.text(
+                f"DELETE FROM {p}nodes WHERE expires_at < extract(epoch from clock_timestamp()) - :after"
+            ),
             "alive": sa.text(f"SELECT node_id FROM {p}nodes WHERE expires_at > extract(epoch from clock_timestamp())"),
             "owners": sa.text(
                 f"SELECT table_id, node_id, epoch, expires_at > extract(epoch from clock_timestamp()) "
@@ -232,6 +238,7 @@ class Leases:
                 self._move_table_key_to_leases(c, lease_unkeyed, event_keys)
         with self.engine.begin() as c:  # leases released before finished tables' leases were deleted
             c.execute(self._q["forget_all_finished"])
+            c.execute(self._q["forget_dead_nodes"], {"after": FORGET_NODES_AFTER})
 
     def _table_keys_to_move(self, bind: Any) -> tuple[bool, list[str]]:
         """Whether ``leases`` lacks its key to ``tables``, and the names of ``events``' keys to ``tables``."""
@@ -333,33 +340,28 @@ class Leases:
             return [str(r[0]) for r in c.execute(self._q["orphans"], {"limit": limit})]
 
     def status(self, table_id: str) -> str | None:
-        """The stored status of a table (``open``/``finished``), ``None`` when there is none."""
-        t = self.store.tables
-        with self.engine.connect() as c:
-            v = c.execute(sa.select(t.c.status).where(t.c.id == table_id)).scalar()
-        return None if v is None else str(v)
+        """The stored status of a table (``Store.status``)."""
+        return self.store.status(table_id)
 
     def load_open_table(self, table_id: str) -> TableRow | None:
-        """An unfinished table with its seats and events in order (read after taking its lease)."""
-        s = self.store
-        with self.engine.connect() as c:
-            r = (
-                c.execute(s._with_deal().where(s.tables.c.id == table_id, s.tables.c.status == "open"))
-                .mappings()
-                .first()
+        """An open table with its seats and events in order (read after taking its lease), after
+        marking it open again if it was set aside (``idle``)."""
+        self.store.wake(table_id)
+        return self.store.load_open_table(table_id)
+
+    def set_aside(self, table_id: str, node_id: str, epoch: int) -> bool:
+        """Mark an open table ``idle`` as the holder of its lease at ``epoch`` and give the lease
+        up, in one transaction (``Store.set_aside``); whether it held the lease."""
+        with self.engine.begin() as c:
+            if c.execute(self._q["fence"], {"t": table_id, "n": node_id, "e": epoch}).first() is None:
+                return False
+            c.execute(self.store.set_aside_statement(table_id))
+            c.execute(
+                self.leases.update()
+                .where(self.leases.c.table_id == table_id, self.leases.c.node_id == node_id)
+                .values(expires_at=0.0)
             )
-            if r is None:
-                return None
-            t = _table_row(r)
-            seats = c.execute(s.seats.select().where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat))
-            t.seats = [_seat_row(x) for x in seats.mappings()]
-            evs = c.execute(
-                sa.select(s.events.c.seq, s.events.c.hand, s.events.c.action)
-                .where(s.events.c.table_id == table_id)
-                .order_by(s.events.c.seq)
-            ).all()
-            t.events = [(int(seq), int(hand), json.loads(a)) for seq, hand, a in evs]
-            return t
+        return True
 
     # --- fenced writes ---------------------------------------------------------------------
     def append(
@@ -549,9 +551,10 @@ class Leases:
             c.execute(self._q["beat"], {"n": node_id, "ttl": NODE_SECONDS})
 
     def leave(self, node_id: str) -> None:
-        """This node stops: it no longer counts as alive (no other node waits on it)."""
+        """This node stops: it no longer counts as alive (no other node waits on it), and its row
+        goes (node names drawn at each start would otherwise pile up)."""
         with self.engine.begin() as c:
-            c.execute(self.nodes.update().where(self.nodes.c.node_id == node_id).values(expires_at=0.0))
+            c.execute(self.nodes.delete().where(self.nodes.c.node_id == node_id))
 
     def live_nodes(self) -> set[str]:
         with self.engine.connect() as c:

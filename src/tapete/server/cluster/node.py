@@ -56,7 +56,7 @@ from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import forwarded_table, run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
 from tapete.server.cluster.lobby import PeerTables
-from tapete.server.cluster.ownership import Append, SetOverride, StoreTable
+from tapete.server.cluster.ownership import Append, SetOverride, Step, StoreTable
 from tapete.server.cluster.remote import RemoteConnection
 from tapete.server.connection import Connection
 from tapete.server.db import error_name
@@ -318,6 +318,19 @@ class ClusterNode:
     def log_counts(self) -> tuple[int, int]:
         return (0, 0) if self._log is None else (self._log.batches, self._log.events)
 
+    async def set_aside(self, table_id: str, mark: Step) -> bool:
+        # marked idle and the lease given up together, as its holder: no other node's tick takes
+        # it (it is not open), and the node a socket asks for it takes it (``locate``)
+        epoch = self.epochs.get(table_id)
+        if epoch is None or not await self.hub.db(self.leases.set_aside, table_id, self.node_id, epoch):
+            return False
+        self.epochs.pop(table_id, None)
+        self._good_until.pop(table_id, None)
+        return True
+
+    async def revive(self, table_id: str, load: Step) -> bool:
+        return await self.take(table_id)
+
     def appender(self, append: Append) -> Append:
         async def fenced(
             table_id: str, seq: int, hand: int, action: dict[str, Any], final: dict[str, Any] | None
@@ -415,6 +428,7 @@ class ClusterNode:
         ``client``'s allowance (``Hub.charge_lookup``)."""
         charged = False
         for _ in range(3):
+            await self.hub.idle.settled(table_id)  # being set aside here: then taken back
             table = self.hub.tables.get(table_id)
             if table is not None and not table.closed:
                 return None
@@ -424,7 +438,7 @@ class ClusterNode:
             if not charged:
                 self.hub.charge_lookup(client)
                 charged = True
-            if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) != "open":
+            if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) not in ("open", "idle"):
                 return None  # unknown or finished: answered here
             owners: dict[str, Owner] = await self.hub.db(self.leases.owners, [table_id])
             owner = owners.get(table_id)

@@ -22,6 +22,8 @@ StoreTable = Callable[["TableRow"], Awaitable[None]]
 """Store a new table's rows (the hub's way: ``Store.insert_table`` in its database thread)."""
 SetOverride = Callable[[str, int, str | None, bool], Awaitable[None]]
 """``(table_id, seat, level, on)``: store that a human seat is (or no longer is) played by a bot."""
+Step = Callable[[], Awaitable[bool]]
+"""The hub's own way of doing a step (in one process), and whether it was done."""
 
 
 class Ownership(Protocol):
@@ -61,6 +63,14 @@ class Ownership(Protocol):
 
     def log_counts(self) -> tuple[int, int]:
         """Commits and events written through :meth:`appender`'s own log, not the hub's (``/metrics``)."""
+
+    async def set_aside(self, table_id: str, mark: Step) -> bool:
+        """Store that a table nobody is at is set aside (``idle``; the hub's way: ``mark``), and
+        stop holding it; whether it was done (the table then leaves memory)."""
+
+    async def revive(self, table_id: str, load: Step) -> bool:
+        """Bring a table set aside (or open but not held here) back into memory (the hub's way:
+        ``load``); whether it is now held here."""
 
     def socket_closed(self, conn: Connection) -> None:
         """A socket of this process closed."""
@@ -102,8 +112,14 @@ class LocalOwnership:
     def log_counts(self) -> tuple[int, int]:
         return 0, 0
 
+    async def set_aside(self, table_id: str, mark: Step) -> bool:
+        return await mark()
+
+    async def revive(self, table_id: str, load: Step) -> bool:
+        return await load()
+
     def socket_closed(self, conn: Connection) -> None:
         return None
 
 
-__all__ = ["Append", "LocalOwnership", "Ownership", "SetOverride", "StoreTable"]
+__all__ = ["Append", "LocalOwnership", "Ownership", "SetOverride", "Step", "StoreTable"]

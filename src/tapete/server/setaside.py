@@ -1,0 +1,106 @@
+"""Tables nobody is at, set aside: out of memory and out of the open count until someone asks.
+
+A table whose players all left before the end would otherwise stay in memory, be rebuilt at
+every start and count against ``Limits.open_tables`` for ever, until a server that had seen
+enough of them refused every new table (``server_full``). Every ``check_every`` seconds, an
+unfinished table that nobody (player or spectator) has been connected to for
+``Limits.abandoned_seconds``, and that waits on a person (no bot is to act), is marked ``idle``
+in the log's database (on a node of a cluster, together with giving its lease up) and leaves
+memory. It is not rebuilt at start and no node takes it over; a ``hello`` or a call that names
+it reads it back from the log (``Hub.find_table``; on a cluster, the node asked takes it), and
+the game goes on from where it stood.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from tapete.server.db import error_name
+
+if TYPE_CHECKING:
+    from tapete.server.hub import Hub
+    from tapete.server.table import Table
+
+log = logging.getLogger("tapete.server")
+
+
+class SetAside:
+    """The hub's idle tables: found, marked ``idle`` and let go."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._moving: dict[str, asyncio.Event] = {}
+        """Tables being set aside now (set once each is done)."""
+        self._task: asyncio.Task[None] | None = None
+        self.set_aside = 0
+        """Tables set aside since the start."""
+
+    @property
+    def check_every(self) -> float:
+        """Seconds between two looks for idle tables."""
+        return min(60.0, max(0.05, self.hub.limits.abandoned_seconds / 4))
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="set-aside")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    def due(self, table: Table) -> bool:
+        """Whether ``table`` is idle: unfinished, nobody at it for a while, waiting on a person."""
+        after = self.hub.limits.abandoned_seconds
+        return not table.closed and not table.is_over() and table.abandoned(after) and table.waits_on_a_person()
+
+    async def settled(self, table_id: str) -> None:
+        """Wait while ``table_id`` is being set aside."""
+        moving = self._moving.get(table_id)
+        if moving is not None:
+            await moving.wait()
+
+    async def sweep(self) -> int:
+        """Set aside every idle table; how many were."""
+        done = 0
+        for table in [t for t in self.hub.tables.values() if self.due(t)]:
+            done += await self._set_aside(table)
+        return done
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.check_every)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                log.error("setting idle tables aside failed (%s)", error_name(exc))
+
+    async def _set_aside(self, table: Table) -> bool:
+        hub = self.hub
+        if table.id in self._moving or hub.tables.get(table.id) is not table:
+            return False
+        moving = self._moving[table.id] = asyncio.Event()
+        del hub.tables[table.id]  # whoever asks for it now waits (``settled``), then reads it back
+
+        async def mark() -> bool:
+            return bool(await hub.db(hub.store.set_aside, table.id))
+
+        try:
+            done = await hub.ownership.set_aside(table.id, mark)
+        except BaseException:
+            hub.tables.setdefault(table.id, table)  # nothing changed: the table stays
+            raise
+        finally:
+            del self._moving[table.id]
+            moving.set()
+        await table.close()  # set aside, or no longer this process's (a lease lost meanwhile)
+        if done:
+            self.set_aside += 1
+            hub.metrics.count("tables_set_aside")
+            log.info("table %s set aside: nobody at it for %.0f s", table.id, hub.limits.abandoned_seconds)
+        return done
+
+
+__all__ = ["SetAside"]
