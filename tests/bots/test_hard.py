@@ -80,3 +80,15 @@ def test_hard_bid_is_legal_deterministic_and_near_normal(profile: str) -> None:
                 moved = abs(bid_target(ACTIONS[code].bid) - bid_target(ACTIONS[base].bid))  # type: ignore[union-attr]
                 assert code == BID_BASE or moved <= 1
             g.apply(driver[g.to_act].act(obs))
+
+
+def test_the_rules_a_bot_reads_from_tables_are_kept_within_a_bound() -> None:
+    """Options are the table creator's choice: a worker keeps at most ``RULES_CACHED`` rule sets,
+    and still reads each table's own."""
+    from tapete.engine.spades import determinize
+
+    for target in range(300, 300 + determinize.RULES_CACHED + 40):
+        game = tapete.new_game("cutthroat", seed=1, options={"target": target})
+        rules = determinize.rules_from_observation(game.observation(0))  # type: ignore[arg-type]
+        assert rules.target == target
+    assert len(determinize._RULES_CACHE) <= determinize.RULES_CACHED

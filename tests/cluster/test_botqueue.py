@@ -539,3 +539,28 @@ def test_a_node_plays_its_bots_through_workers(cluster: Cluster, rd: tuple[str, 
         if worker is not None:
             worker.terminate()
             worker.wait(10)
+
+
+def test_workers_gone_without_leaving_are_forgotten_by_the_next_to_start(rd: tuple[str, str]) -> None:
+    """A worker killed after reading a job leaves its name in the group (its job reclaimed by
+    others); a worker starting takes out such names once they have read nothing for a while,
+    never one with a job pending."""
+    import redis
+
+    url, prefix = rd
+    r = redis.Redis.from_url(url)
+    stream = stream_name(prefix)
+    try:
+        ensure_group(r.xgroup_create, prefix)
+        for name in ("killed", "busy"):
+            r.xadd(stream, {"job": "x"})
+            entries: Any = r.xreadgroup(botqueue.GROUP, name, {stream: ">"}, count=1)
+            if name == "killed":  # its job was reclaimed and answered by another worker
+                r.xack(stream, botqueue.GROUP, entries[0][1][0][0])
+        time.sleep(0.05)
+        assert botqueue.forget_gone_workers(r, stream, idle_ms=10_000) == []  # not idle long enough
+        assert botqueue.forget_gone_workers(r, stream, idle_ms=10) == ["killed"]
+        assert [c["name"] for c in cast(Any, r.xinfo_consumers(stream, botqueue.GROUP))] == [b"busy"]
+    finally:
+        r.delete(stream)
+        r.close()

@@ -311,3 +311,33 @@ def test_an_older_websockets_without_the_message_sizes_keeps_every_frame_on_its_
     assert reads_short_frames(cast(Any, SimpleNamespace(**sizes)))
     older = {"cur_size": None, "max_size": 1 << 20}  # the names before message and fragment limits
     assert not reads_short_frames(cast(Any, SimpleNamespace(**older)))
+
+
+def test_a_closed_socket_is_freed_without_waiting_for_the_cyclic_collector() -> None:
+    """Once its connection is lost and its app has ended, the protocol (with its compressor's
+    state) goes by reference counting alone: no cycle keeps it for the next full collection."""
+    import gc
+    import weakref
+
+    async def scenario() -> weakref.ref[TableSocketProtocol]:
+        h = Harness(deflate=True)
+        await h.handshake()
+        h.send("hello")
+        h.read.set()
+        await settle()
+        assert h.received == ["hello"]
+        protocol = h.protocol
+        assert protocol is not None and SEND_NOW in h.scope["extensions"]
+        protocol.connection_lost(None)
+        await settle()
+        h.protocol = None
+        h.scope = {}
+        return weakref.ref(protocol)
+
+    gc.collect()
+    gc.disable()
+    try:
+        gone = asyncio.run(scenario())
+        assert gone() is None
+    finally:
+        gc.enable()

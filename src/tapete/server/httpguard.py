@@ -47,10 +47,17 @@ class HeaderDeadlineProtocol(H11Protocol):
             self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()  # the socket's protocol takes the connection: this one is done with it
+        super().handle_websocket_upgrade(event)
+
+    def _disarm(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
-        super().connection_lost(exc)
 
 
 def guarded_protocol(seconds: float) -> type[HeaderDeadlineProtocol]:

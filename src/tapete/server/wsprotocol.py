@@ -35,6 +35,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -105,6 +106,17 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.writable.set()  # a send waiting for a paused transport that is gone ends (it finds it closed)
+        # the two reference cycles through this protocol, broken, so that it is freed (its
+        # compressor's and decompressor's ~50 KiB with it) as soon as its socket's task ends
+        # rather than at the next full collection: the scope's hook on it, and the frame of
+        # websockets' parser generator
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope.get("extensions", {}).pop(SEND_NOW, None)
+        parser = getattr(self.conn, "parser", None)
+        if parser is not None:
+            with contextlib.suppress(Exception):
+                parser.close()
 
     def send_receive_event_to_app(self) -> None:
         # the parent pauses reading unless it believes reading is paused already

@@ -25,6 +25,8 @@ from tapete.engine.spades.scoring import Bid, HandScore, score_hand
 from tapete.engine.spades.trick import NO_POWER, TRICK_FIELDS, TrickState, trick_winner, tricks_in_hand
 
 _RULES_CACHE: dict[str, SpadesRules] = {}
+RULES_CACHED = 256
+"""Rule sets kept at most (options are the creator's choice: a bound keeps a worker's memory)."""
 
 
 def rules_from_observation(observation: SpadesObservation) -> SpadesRules:
@@ -36,7 +38,8 @@ def rules_from_observation(observation: SpadesObservation) -> SpadesRules:
         overrides = dict(options)
         base = {k: v for k, v in observation["rules"].items() if k not in overrides}
         rules = SpadesRules.from_options(base, profile=observation["profile"], overrides=overrides)
-        _RULES_CACHE[key] = rules
+        if len(_RULES_CACHE) < RULES_CACHED:
+            _RULES_CACHE[key] = rules
     return rules
 
 

@@ -44,6 +44,9 @@ RECLAIM_MS: Final = 5000
 Well within a decision's time to live (``Limits.decision_seconds``, 10 s by default), so the
 other worker still answers in time; a live worker's search stops far sooner
 (``botpool.TIME_BUDGET_SECONDS``)."""
+GONE_AFTER_MS: Final = 3_600_000
+"""A consumer with no job pending that has not read for this long is a worker gone without
+leaving; a worker starting takes it out of the group (``forget_gone_workers``)."""
 STREAM_LENGTH: Final = 100_000
 """The stream is trimmed to about this many entries."""
 GROUP_GONE: Final = ("NOGROUP", "UNBLOCKED")
@@ -186,6 +189,7 @@ def serve_decisions(
     r = redis.Redis.from_url(url, socket_timeout=10.0, socket_connect_timeout=5.0, socket_keepalive=True)
     stream = stream_name(prefix)
     ensure_group(r.xgroup_create, prefix)
+    forget_gone_workers(r, stream)
     end = None if stop_after is None else time.monotonic() + stop_after
     done = 0
     pause = 0.0  # the pause before the next try while Redis fails, else 0
@@ -252,6 +256,24 @@ def serve_decisions(
     return done
 
 
+def forget_gone_workers(r: Any, stream: str, idle_ms: int = GONE_AFTER_MS) -> list[str]:
+    """Take out of the group the consumers with no job pending that have not read for
+    ``idle_ms``: workers killed without leaving (their jobs were reclaimed by others), whose
+    names (host and process id) would otherwise pile up; their names. Nothing if Redis fails."""
+    import redis
+
+    gone: list[str] = []
+    try:
+        for consumer in r.xinfo_consumers(stream, GROUP):
+            name = consumer["name"].decode() if isinstance(consumer["name"], bytes) else str(consumer["name"])
+            if int(consumer["pending"]) == 0 and int(consumer["idle"]) > idle_ms:
+                r.xgroup_delconsumer(stream, GROUP, name)
+                gone.append(name)
+    except redis.RedisError:
+        pass
+    return gone
+
+
 def leave_group(r: Any, stream: str, name: str) -> None:
     """Take consumer ``name`` out of the group if no job waits on it (a worker that stops cleanly
     leaves no name behind); nothing if Redis fails meanwhile."""
@@ -265,6 +287,7 @@ def leave_group(r: Any, stream: str, name: str) -> None:
 
 
 __all__ = [
+    "GONE_AFTER_MS",
     "GROUP",
     "PASSING",
     "RECLAIM_MS",
@@ -273,6 +296,7 @@ __all__ = [
     "RemoteDecisions",
     "default_worker_name",
     "ensure_group",
+    "forget_gone_workers",
     "leave_group",
     "serve_decisions",
     "stream_name",
