@@ -261,6 +261,10 @@ def test_tables_not_in_memory_asked_by_one_address_are_limited(sqlite_url: str) 
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "table": "nope3", "spectate": True})
             assert ws.receive_json()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:  # to try again later
+                ws.receive_json()
+            assert closed.value.code == 1013
+        with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "table": t["table"], "spectate": True})
             assert ws.receive_json()["type"] == "welcome"  # in memory: free
         assert [c.get(f"/api/tables/{t['table']}").status_code for _ in range(5)] == [200] * 5

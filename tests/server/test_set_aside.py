@@ -108,3 +108,47 @@ def test_tables_set_aside_are_not_rebuilt_at_start(sqlite_url: str) -> None:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert idle not in hub.tables and hub.open_tables() == 0
         assert c.get(f"/api/tables/{idle}").status_code == 200 and idle in hub.tables
+
+
+def test_a_table_joined_while_another_is_set_aside_is_kept(sqlite_url: str, monkeypatch: Any) -> None:
+    """The idle tables are set aside one after the other: one that a socket joined meanwhile is
+    no longer idle, and stays (its player is not left at a table gone from memory)."""
+    import threading
+
+    with TestClient(make_app(sqlite_url, limits=limits())) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        first, second = (create_table(c, "cutthroat", HUMANS) for _ in range(2))
+        entered, release = threading.Event(), threading.Event()
+        set_aside = hub.store.set_aside
+
+        def slow_set_aside(table_id: str) -> bool:
+            if table_id == first["table"]:
+                entered.set()
+                release.wait(10)
+            return bool(set_aside(table_id))
+
+        monkeypatch.setattr(hub.store, "set_aside", slow_set_aside)
+        assert entered.wait(10)  # the sweep marks the first table, the second one due after it
+        with c.websocket_connect("/ws") as ws:
+            p = Player(ws)
+            assert p.hello(second["table"], second["seats"][0]["token"])["type"] == "welcome"
+            release.set()
+            wait_for(lambda: first["table"] not in hub.tables)
+            time.sleep(0.3)  # more sweeps
+            assert second["table"] in hub.tables and status(c, second["table"]) == "open"
+            p.send({"type": "ping", "id": 1})
+            assert p.recv_type("pong")["ref"] == 1
+
+
+def test_a_table_whose_log_no_longer_replays_stays_set_aside(sqlite_url: str, monkeypatch: Any) -> None:
+    with TestClient(make_app(sqlite_url, limits=limits())) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        tid = create_table(c, "runfast", HUMANS)["table"]
+        wait_for(lambda: tid not in hub.tables)
+
+        async def broken(table_id: str, record: bytes) -> Any:
+            raise ValueError("this log does not replay")
+
+        monkeypatch.setattr(hub, "rebuild", broken)
+        assert c.get(f"/api/tables/{tid}").status_code == 404
+        assert status(c, tid) == "idle" and tid not in hub.tables

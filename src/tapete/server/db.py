@@ -541,13 +541,10 @@ class Store:
             return [self._with_seats_and_events(c, _table_row(r)) for r in rows]
 
     def load_open_table(self, table_id: str) -> TableRow | None:
-        """One open table with its seats and events in order, or ``None``."""
+        """One unfinished table (open or set aside) with its seats and events in order, or ``None``."""
         with self.engine.connect() as c:
-            r = (
-                c.execute(self._with_deal().where(self.tables.c.id == table_id, self.tables.c.status == "open"))
-                .mappings()
-                .first()
-            )
+            unfinished = self.tables.c.status.in_(("open", "idle"))
+            r = c.execute(self._with_deal().where(self.tables.c.id == table_id, unfinished)).mappings().first()
             return None if r is None else self._with_seats_and_events(c, _table_row(r))
 
     def _with_seats_and_events(self, c: sa.Connection, t: TableRow) -> TableRow:

@@ -48,6 +48,8 @@ async def on_hello(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
     if msg.get("lang") is not None:  # else the socket's opening handshake's (``?lang=``, ``Accept-Language``)
         conn.lang = negotiate(msg.get("lang"))
     table = await hub.find_table(msg["table"], conn.address)
+    if table.closed:  # set aside (or moved) while it was being found: read back
+        table = await hub.find_table(msg["table"], conn.address)
     if conn.table is not None:  # a second hello while the first one was reading the log
         raise ServerError("already_joined", "one hello per connection")
     token = msg.get("token")

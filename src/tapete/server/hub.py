@@ -180,19 +180,21 @@ class Hub:
         if status == "finished":
             return await self._load_finished(table_id)
         if status in ("idle", "open") and await self.ownership.revive(table_id, lambda: self._load_open(table_id)):
+            if status == "idle":
+                self.metrics.count("idle_tables_read_back")
             return self.tables.get(table_id)
         return None
 
     async def _load_open(self, table_id: str) -> bool:
-        """Read an open or set-aside table back into memory (one process: it holds every table)."""
-        await self.db(self.store.wake, table_id)
+        """Read an open or set-aside table back into memory (one process: it holds every table);
+        marked open once rebuilt (one whose log no longer replays stays set aside)."""
         row: TableRow | None = await self.db(self.store.load_open_table, table_id)
         if row is None:
             return False
         game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+        await self.db(self.store.wake, table_id)
         table = self.tables[row.id] = Table(row, game, self.config())
         table.kick_bots()
-        self.metrics.count("idle_tables_read_back")
         return True
 
     async def _load_finished(self, table_id: str) -> Table | None:

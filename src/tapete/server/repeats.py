@@ -22,6 +22,8 @@ class RepeatedFailure:
     while it repeats and logged once when it ends.
 
     ``what`` names what fails ("bus: publishing"), ``then`` what happens next ("trying again").
+    Used without :meth:`succeeded` (many tables failing alike, where one's success tells nothing
+    of another's failure), it logs the first failure and then one line a minute at most.
     """
 
     def __init__(

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tapete.server")
 
+CLOSE_SET_ASIDE = 1012
+"""The close code of a socket at a table being set aside: it reconnects and reads it back."""
+
 
 class SetAside:
     """The hub's idle tables: found, marked ``idle`` and let go."""
@@ -79,22 +82,30 @@ class SetAside:
 
     async def _set_aside(self, table: Table) -> bool:
         hub = self.hub
-        if table.id in self._moving or hub.tables.get(table.id) is not table:
+        if table.id in self._moving:
             return False
-        moving = self._moving[table.id] = asyncio.Event()
-        del hub.tables[table.id]  # whoever asks for it now waits (``settled``), then reads it back
 
         async def mark() -> bool:
             return bool(await hub.db(hub.store.set_aside, table.id))
 
-        try:
-            done = await hub.ownership.set_aside(table.id, mark)
-        except BaseException:
-            hub.tables.setdefault(table.id, table)  # nothing changed: the table stays
-            raise
-        finally:
-            del self._moving[table.id]
-            moving.set()
+        # under the table's lock, so that an action or a seat's hand-over under way ends first,
+        # and due again at the moment it leaves memory: a socket that joined meanwhile keeps it
+        async with table.lock:
+            if hub.tables.get(table.id) is not table or not self.due(table):
+                return False
+            moving = self._moving[table.id] = asyncio.Event()
+            del hub.tables[table.id]  # whoever asks for it now waits (``settled``), then reads it back
+            try:
+                done = await hub.ownership.set_aside(table.id, mark)
+            except BaseException:
+                hub.tables.setdefault(table.id, table)  # nothing changed: the table stays
+                raise
+            finally:
+                del self._moving[table.id]
+                moving.set()
+            table.closed = True  # before anyone waiting on the lock goes on with it
+        for client in table.clients():  # none, being idle; should one be there, it asks again
+            client.close(CLOSE_SET_ASIDE)
         await table.close()  # set aside, or no longer this process's (a lease lost meanwhile)
         if done:
             self.set_aside += 1

@@ -39,10 +39,12 @@ from tapete.server.views import ViewParts, game_summary, hand_summary, spectator
 
 log = logging.getLogger("tapete.server")
 APPEND_FAILURES = RepeatedFailure(log, "appending a table's event", "the action is refused")
-"""Actions whose event the log refused, in any table of this process (the log's own line
-counts the events; this one names the tables)."""
+"""Actions whose event the log refused, in any table of this process: the first logged, then
+one line a minute at most (the log's own line says when it takes events again; one table's
+success says nothing of another's failure)."""
 BOT_FAILURES = RepeatedFailure(log, "a bot's turn", "asking again")
-"""Bots' decisions that failed, or whose action the log refused, in any table of this process."""
+"""Bots' decisions that failed, or whose action the log refused, in any table of this process
+(logged as ``APPEND_FAILURES`` is)."""
 
 Message = dict[str, Any]
 Decide = Callable[[str, str, int, dict[str, Any]], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
@@ -74,6 +76,9 @@ class Client(Protocol):
 
     def send(self, message: Message) -> None:
         """Queue a message (never blocks)."""
+
+    def close(self, code: int | None = None) -> None:
+        """Close the client's socket with ``code`` (after what is queued)."""
 
 
 @dataclass(eq=False)
@@ -363,7 +368,6 @@ class Table:
                 # the exception text may quote the action (a card still in hand): not logged
                 APPEND_FAILURES.failed(f"table {self.id[:64]}, event {self.version}: {error_name(exc)}")
                 raise ServerError("server_error", "the event log could not be written") from None
-            APPEND_FAILURES.succeeded()
             self._advance(new, record_form, hand_before)
         self.kick_bots()
 
@@ -495,6 +499,7 @@ class Table:
     async def hand_to_bot(self, seat: int, level: str) -> None:
         """The creator gives an absent human's seat to a bot."""
         async with self.lock:
+            self._check_open()
             s = self._human_seat(seat)
             if s.clients:
                 raise ServerError("seat_taken", "the player is connected")
@@ -509,10 +514,16 @@ class Table:
     async def take_back(self, seat: int) -> None:
         """The creator gives a bot-played human seat back to its human."""
         async with self.lock:
+            self._check_open()
             s = self._human_seat(seat)
             await self.config.set_override(self.id, seat, None, False)
             s.level, s.bot_override = None, False
             self._broadcast_seats()
+
+    def _check_open(self) -> None:
+        """``busy`` once the table has left memory (set aside, or moved to another node)."""
+        if self.closed:
+            raise ServerError("busy", "the table was just set aside or moved; try again")
 
     def _human_seat(self, seat: int) -> Seat:
         if not 0 <= seat < len(self.seats):
@@ -569,7 +580,6 @@ class Table:
                 await asyncio.sleep(min(RETRY_PAUSE_MAX, 0.25 * 2**failures))
                 continue
             failures = 0
-            BOT_FAILURES.succeeded()
             if observer is not None:
                 decision = {"type": "bot_decision", "view": obs, "action": action, "level": level}
                 observer(self, seat, "bot_decision", {**decision, "seed": seed, "params": params})

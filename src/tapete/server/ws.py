@@ -110,6 +110,8 @@ async def handle_text(hub: Hub, conn: Connection, text: str) -> None:
         await HANDLERS[msg["type"]](hub, conn, msg)
     except TapeteError as exc:
         conn.error(exc, ref)
+        if exc.code == "rate_limited" and conn.table is None:  # a hello refused: it may try again later
+            conn.close(CLOSE_TRY_AGAIN)
     except Exception as exc:
         log.exception("a %s failed", type(exc).__name__)
         conn.error(ServerError("server_error", "the server failed to handle this message"), ref)

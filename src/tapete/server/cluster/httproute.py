@@ -44,8 +44,8 @@ TABLE_PATH: Final = re.compile(r"^/api/tables/([^/]{1,64})(/.*)?$")
 FORWARD_SECONDS: Final = 120.0
 """Longest a call waits for its table's owner while the owner lives (an analysis takes a while)."""
 FORWARD_AT_ONCE: Final = 64
-"""Most calls about one table a node routes at once (more are refused ``busy``): each may wait
-for another node, and sends its body through the bus."""
+"""Most calls a node waits on other nodes' answers for at once (more are refused ``busy``):
+each sent its body through the bus."""
 OWNER_CHECK_SECONDS: Final = 2.0
 """How often a call waiting for another node checks that the node still lives and holds the table."""
 
@@ -112,7 +112,7 @@ class TableRouting:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.forwarding = 0
-        """Calls about one table being routed (located, forwarded or waiting for their owner)."""
+        """Calls waiting for another node's answer."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from tapete.server.cluster.node import ClusterNode
@@ -134,14 +134,7 @@ class TableRouting:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        if self.forwarding >= FORWARD_AT_ONCE:
-            await _refuse(ServerError("busy", "too many calls wait for other nodes; try again"), scope, receive, send)
-            return
-        self.forwarding += 1
-        try:
-            await self._route(node, table_id, scope, receive, send)
-        finally:
-            self.forwarding -= 1
+        await self._route(node, table_id, scope, receive, send)
 
     async def _route(self, node: ClusterNode, table_id: str, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer a call about ``table_id`` here, or send it to the table's owner."""
@@ -171,7 +164,16 @@ class TableRouting:
                     "client": (scope.get("client") or ("", 0))[0],
                     "body": body.decode("latin-1"),
                 }
-            answer = await self._ask(node, table_id, owner.node_id, request)
+            if self.forwarding >= FORWARD_AT_ONCE:
+                await _refuse(
+                    ServerError("busy", "too many calls wait for other nodes; try again"), scope, receive, send
+                )
+                return
+            self.forwarding += 1
+            try:
+                answer = await self._ask(node, table_id, owner.node_id, request)
+            finally:
+                self.forwarding -= 1
             if "status" in answer:
                 await _respond(send, answer)
                 return

@@ -344,9 +344,8 @@ class Leases:
         return self.store.status(table_id)
 
     def load_open_table(self, table_id: str) -> TableRow | None:
-        """An open table with its seats and events in order (read after taking its lease), after
-        marking it open again if it was set aside (``idle``)."""
-        self.store.wake(table_id)
+        """An unfinished table (open or set aside) with its seats and events in order (read after
+        taking its lease; ``Store.load_open_table``)."""
         return self.store.load_open_table(table_id)
 
     def set_aside(self, table_id: str, node_id: str, epoch: int) -> bool:

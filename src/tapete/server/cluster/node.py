@@ -321,12 +321,17 @@ class ClusterNode:
     async def set_aside(self, table_id: str, mark: Step) -> bool:
         # marked idle and the lease given up together, as its holder: no other node's tick takes
         # it (it is not open), and the node a socket asks for it takes it (``locate``)
-        epoch = self.epochs.get(table_id)
-        if epoch is None or not await self.hub.db(self.leases.set_aside, table_id, self.node_id, epoch):
+        # no longer renewed nor judged by the ticks meanwhile; a lease this node lost is no loss here
+        epoch, good_until = self.epochs.pop(table_id, None), self._good_until.pop(table_id, None)
+        if epoch is None:
             return False
-        self.epochs.pop(table_id, None)
-        self._good_until.pop(table_id, None)
-        return True
+        try:
+            return bool(await self.hub.db(self.leases.set_aside, table_id, self.node_id, epoch))
+        except BaseException:
+            self.epochs[table_id] = epoch  # nothing changed: the table stays this node's
+            if good_until is not None:
+                self._good_until[table_id] = good_until
+            raise
 
     async def revive(self, table_id: str, load: Step) -> bool:
         return await self.take(table_id)
@@ -619,6 +624,7 @@ class ClusterNode:
     async def _holds_once_settled(self, table_id: str) -> bool:
         """Whether this node holds ``table_id``, once a takeover of it under way here has ended (or
         ``TAKE_WAIT_SECONDS`` have passed): what another node forwards about it is handled here."""
+        await self.hub.idle.settled(table_id)
         await self.settled(table_id, TAKE_WAIT_SECONDS)
         table = self.hub.tables.get(table_id)
         return table is not None and not table.closed
@@ -681,6 +687,7 @@ class ClusterNode:
             raise
         if self.epochs.get(table_id) != epoch:
             return False
+        await hub.db(hub.store.wake, table_id)  # set aside, it is open again (once it replays)
         table = Table(row, game, hub.config())
         hub.tables[table_id] = table
         table.kick_bots()
