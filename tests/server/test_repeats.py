@@ -61,3 +61,21 @@ def test_a_new_outage_starts_afresh_and_the_first_line_carries_the_traceback(
         "the bus works again, after 2 failures in 3.0 s",
     ] * 2
     assert [r.exc_info is not None for r in records] == [True, False, True, False]
+
+
+def test_without_successes_a_failure_after_a_quiet_while_starts_a_new_spell(caplog: pytest.LogCaptureFixture) -> None:
+    """Used without ``succeeded`` (many tables failing alike): the failures of a spell are
+    counted when the next spell begins, which is logged as a first failure again."""
+    caplog.set_level(logging.DEBUG, logger="tapete.test")
+    clock = Clock()
+    failing = RepeatedFailure(logging.getLogger("tapete.test"), "a table's append", "refused", clock=clock)
+    for n in range(3):
+        failing.failed(f"table t{n}")
+        clock.now += 1.0
+    clock.now += 600.0
+    failing.failed("table t9")
+    assert [m for _, m in _lines(caplog)] == [
+        "a table's append failed (table t0); refused",
+        "a table's append failed 2 more times in 2 s; refused",
+        "a table's append failed (table t9); refused",
+    ]

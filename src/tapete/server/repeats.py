@@ -46,6 +46,7 @@ class RepeatedFailure:
         """Failures since the last success."""
         self._since: float | None = None
         self._shown_at = 0.0
+        self._last_at = 0.0
         self._unshown = 0
 
     @property
@@ -57,6 +58,9 @@ class RepeatedFailure:
         """Note one failure; ``detail`` says which (an error's name, never a message that may
         quote a card), ``exc`` adds its traceback to the first line."""
         now = self.clock()
+        if self._since is not None and now - self._last_at >= self.every:  # quiet a while: a new spell
+            self._end_spell(now)
+        self._last_at = now
         self.failures += 1
         if self._since is None:
             self._since = self._shown_at = now
@@ -83,5 +87,20 @@ class RepeatedFailure:
             return
         lasted = self.clock() - self._since
         self.logger.warning("%s works again, after %d failures in %.1f s", self.what, self.failures, lasted)
+        self._since = None
+        self.failures = 0
+
+    def _end_spell(self, now: float) -> None:
+        """Failures that stopped without a success (used without :meth:`succeeded`): those not
+        yet counted in a line are, and the next failure is logged as a first one."""
+        if self._unshown:
+            self.logger.log(
+                self.level,
+                "%s failed %d more times in %.0f s; %s",
+                self.what,
+                self._unshown,
+                self._last_at - self._shown_at,
+                self.then,
+            )
         self._since = None
         self.failures = 0

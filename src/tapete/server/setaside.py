@@ -14,6 +14,7 @@ the game goes on from where it stood.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -59,17 +60,19 @@ class SetAside:
         after = self.hub.limits.abandoned_seconds
         return not table.closed and not table.is_over() and table.abandoned(after) and table.waits_on_a_person()
 
-    async def settled(self, table_id: str) -> None:
-        """Wait while ``table_id`` is being set aside."""
+    async def settled(self, table_id: str, within: float | None = None) -> None:
+        """Wait while ``table_id`` is being set aside (for at most ``within`` seconds, if given)."""
         moving = self._moving.get(table_id)
         if moving is not None:
-            await moving.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moving.wait(), within)
 
     async def sweep(self) -> int:
         """Set aside every idle table; how many were."""
         done = 0
         for table in [t for t in self.hub.tables.values() if self.due(t)]:
-            done += await self._set_aside(table)
+            if not table.lock.locked():  # an action being written: not idle, and not waited on
+                done += await self._set_aside(table)
         return done
 
     async def _run(self) -> None:
@@ -98,7 +101,8 @@ class SetAside:
             try:
                 done = await hub.ownership.set_aside(table.id, mark)
             except BaseException:
-                hub.tables.setdefault(table.id, table)  # nothing changed: the table stays
+                if hub.tables.setdefault(table.id, table) is not table:  # taken again meanwhile
+                    table.closed = True
                 raise
             finally:
                 del self._moving[table.id]

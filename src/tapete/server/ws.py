@@ -83,7 +83,7 @@ async def serve_socket(hub: Hub, ws: WebSocket) -> None:
                 await handle_text(hub, conn, text)
                 if before is None and conn.table is not None and conn.seat is not None:
                     await hub.seat_taken(ws, conn.table.id, conn.seat)
-            if writer.done():
+            if writer.done() or conn.closing:  # closed by the server: nothing more is read
                 break
     except WebSocketDisconnect:
         pass

@@ -328,9 +328,10 @@ class ClusterNode:
         try:
             return bool(await self.hub.db(self.leases.set_aside, table_id, self.node_id, epoch))
         except BaseException:
-            self.epochs[table_id] = epoch  # nothing changed: the table stays this node's
-            if good_until is not None:
-                self._good_until[table_id] = good_until
+            if table_id not in self.epochs:  # nothing changed: the table stays this node's
+                self.epochs[table_id] = epoch
+                if good_until is not None:
+                    self._good_until[table_id] = good_until
             raise
 
     async def revive(self, table_id: str, load: Step) -> bool:
@@ -433,7 +434,7 @@ class ClusterNode:
         ``client``'s allowance (``Hub.charge_lookup``)."""
         charged = False
         for _ in range(3):
-            await self.hub.idle.settled(table_id)  # being set aside here: then taken back
+            await self.hub.idle.settled(table_id, TAKE_WAIT_SECONDS)  # being set aside here: then taken back
             table = self.hub.tables.get(table_id)
             if table is not None and not table.closed:
                 return None
@@ -624,7 +625,7 @@ class ClusterNode:
     async def _holds_once_settled(self, table_id: str) -> bool:
         """Whether this node holds ``table_id``, once a takeover of it under way here has ended (or
         ``TAKE_WAIT_SECONDS`` have passed): what another node forwards about it is handled here."""
-        await self.hub.idle.settled(table_id)
+        await self.hub.idle.settled(table_id, TAKE_WAIT_SECONDS)
         await self.settled(table_id, TAKE_WAIT_SECONDS)
         table = self.hub.tables.get(table_id)
         return table is not None and not table.closed
@@ -685,9 +686,9 @@ class ClusterNode:
             self.epochs.pop(table_id, None)
             await hub.db(self.leases.release, table_id, self.node_id)
             raise
-        if self.epochs.get(table_id) != epoch:
-            return False
         await hub.db(hub.store.wake, table_id)  # set aside, it is open again (once it replays)
+        if self.epochs.get(table_id) != epoch:  # lost while it was rebuilt: another node's now
+            return False
         table = Table(row, game, hub.config())
         hub.tables[table_id] = table
         table.kick_bots()
