@@ -152,3 +152,25 @@ def test_a_table_whose_log_no_longer_replays_stays_set_aside(sqlite_url: str, mo
         monkeypatch.setattr(hub, "rebuild", broken)
         assert c.get(f"/api/tables/{tid}").status_code == 404
         assert status(c, tid) == "idle" and tid not in hub.tables
+
+
+def test_a_seat_handed_over_at_a_table_set_aside_meanwhile_is_refused_busy(sqlite_url: str) -> None:
+    """A hand-over that found the table before it was set aside, and got its lock after, is
+    refused ``busy`` (not acknowledged at a table gone from memory); asked again, it reads the
+    table back and is done."""
+    from tapete.server.errors import ServerError
+
+    with TestClient(make_app(sqlite_url, limits=limits())) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        t = create_table(c, "cutthroat", HUMANS)
+        old = hub.tables[t["table"]]
+        wait_for(lambda: t["table"] not in hub.tables)
+        try:
+            c.portal.call(old.hand_to_bot, 1, "easy")  # type: ignore[union-attr]
+            raise AssertionError("a hand-over at a table set aside was acknowledged")
+        except ServerError as exc:
+            assert exc.code == "busy"
+        body = {"creator_token": t["creator_token"], "level": "easy"}
+        r = c.post(f"/api/tables/{t['table']}/seats/1/bot", json=body)
+        assert r.status_code == 200, r.text
+        assert r.json()["seats"][1]["bot_playing"] is True
