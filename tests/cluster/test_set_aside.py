@@ -15,7 +15,8 @@ def test_a_table_set_aside_is_taken_by_the_node_asked_for_it(nodes: Nodes) -> No
     a, b = nodes.start("a", LIMITS), nodes.start("b", LIMITS)
     tid, token = table_for_seat_zero(a)  # a person at seat 0, who never comes: it waits on them
     node_a, node_b = node_of(a), node_of(b)
-    wait_until(lambda: tid not in node_a.hub.tables)
+    wait_until(lambda: node_a.hub.idle.set_aside == 1)  # marked idle, not only out of memory
+    assert tid not in node_a.hub.tables
     assert tid not in node_a.epochs and node_a.leases.status(tid) == "idle"
     assert not node_a.leases.owners([tid])[tid].alive
     time.sleep(1.5)  # three ticks of each node: no node takes it over

@@ -48,7 +48,8 @@ def test_tables_nobody_is_at_are_set_aside_and_free_their_place(sqlite_url: str)
         hub = c.app.state.hub  # type: ignore[attr-defined]
         first, second = (create_table(c, "cutthroat", HUMANS) for _ in range(2))
         assert c.post("/api/tables", json={"profile": "cutthroat", "seats": HUMANS}).status_code == 503
-        wait_for(lambda: hub.open_tables() == 0)
+        wait_for(lambda: hub.idle.set_aside == 2)  # marked idle, not only out of memory
+        assert hub.open_tables() == 0
         assert status(c, first["table"]) == status(c, second["table"]) == "idle"
         assert first["table"] not in {t["id"] for t in c.get("/api/tables").json()}
         create_table(c, "cutthroat", HUMANS)  # room again: server_full no longer
@@ -70,12 +71,12 @@ def test_a_table_set_aside_is_read_back_where_it_stood(sqlite_url: str) -> None:
             p.hello(tid, tokens[to_act])
             version = act(p)
         assert c.get(f"/api/tables/{tid}").json()["version"] == version
-        wait_for(lambda: tid not in hub.tables)
-        assert status(c, tid) == "idle"
+        wait_for(lambda: hub.idle.set_aside == 1)
+        assert tid not in hub.tables and status(c, tid) == "idle"
         r = c.get(f"/api/tables/{tid}")  # read back by a call that names it
         assert r.status_code == 200 and r.json()["version"] == version
         assert status(c, tid) == "open" and tid in hub.tables
-        wait_for(lambda: tid not in hub.tables)
+        wait_for(lambda: hub.idle.set_aside == 2)
         with c.websocket_connect("/ws") as ws:  # and by a hello: the game goes on
             p = Player(ws)
             assert p.hello(tid, tokens[(to_act + 1) % 3])["version"] == version
@@ -103,7 +104,7 @@ def test_tables_set_aside_are_not_rebuilt_at_start(sqlite_url: str) -> None:
     with TestClient(make_app(sqlite_url, limits=limits())) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         idle = create_table(c, "runfast", HUMANS)["table"]
-        wait_for(lambda: idle not in hub.tables)
+        wait_for(lambda: hub.idle.set_aside == 1)
     with TestClient(make_app(sqlite_url, limits=limits(abandoned_seconds=600.0))) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert idle not in hub.tables and hub.open_tables() == 0
@@ -133,7 +134,7 @@ def test_a_table_joined_while_another_is_set_aside_is_kept(sqlite_url: str, monk
             p = Player(ws)
             assert p.hello(second["table"], second["seats"][0]["token"])["type"] == "welcome"
             release.set()
-            wait_for(lambda: first["table"] not in hub.tables)
+            wait_for(lambda: hub.idle.set_aside == 1)
             time.sleep(0.3)  # more sweeps
             assert second["table"] in hub.tables and status(c, second["table"]) == "open"
             p.send({"type": "ping", "id": 1})
@@ -144,7 +145,7 @@ def test_a_table_whose_log_no_longer_replays_stays_set_aside(sqlite_url: str, mo
     with TestClient(make_app(sqlite_url, limits=limits())) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         tid = create_table(c, "runfast", HUMANS)["table"]
-        wait_for(lambda: tid not in hub.tables)
+        wait_for(lambda: hub.idle.set_aside == 1)
 
         async def broken(table_id: str, record: bytes) -> Any:
             raise ValueError("this log does not replay")
@@ -164,7 +165,7 @@ def test_a_seat_handed_over_at_a_table_set_aside_meanwhile_is_refused_busy(sqlit
         hub = c.app.state.hub  # type: ignore[attr-defined]
         t = create_table(c, "cutthroat", HUMANS)
         old = hub.tables[t["table"]]
-        wait_for(lambda: t["table"] not in hub.tables)
+        wait_for(lambda: hub.idle.set_aside == 1)
         try:
             c.portal.call(old.hand_to_bot, 1, "easy")  # type: ignore[union-attr]
             raise AssertionError("a hand-over at a table set aside was acknowledged")
