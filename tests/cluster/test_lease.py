@@ -72,7 +72,7 @@ def test_a_former_owner_cannot_write(leases: Leases) -> None:
     assert leases.store.count_events("t2") == 2
     assert leases.status("t2") == "finished"
     assert leases.orphans() == []  # a finished table needs no owner
-    row = leases.load_open_table("t2")
+    row = leases.store.load_open_table("t2")
     assert row is None
 
 
@@ -101,7 +101,7 @@ def test_an_append_in_flight_finishes_before_a_takeover(leases: Leases) -> None:
         assert not claim.done()  # the claim waits for the row lock
         c.execute(leases.store.events.insert().values(table_id="t3", seq=0, hand=0, action="{}", at=0.0))
     assert claim.result(5) == 2
-    row = leases.load_open_table("t3")
+    row = leases.store.load_open_table("t3")
     assert row is not None and [seq for seq, _, _ in row.events] == [0]
 
 

@@ -191,11 +191,17 @@ class Hub:
         row: TableRow | None = await self.db(self.store.load_open_table, table_id)
         if row is None:
             return False
-        game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+        table = await self.rebuilt_table(row)
         await self.db(self.store.wake, table_id)
-        table = self.tables[row.id] = Table(row, game, self.config())
+        self.tables[row.id] = table
         table.kick_bots()
         return True
+
+    async def rebuilt_table(self, row: TableRow) -> Table:
+        """The unfinished table ``row`` (its seats and events read), its game replayed from its
+        log in a worker; not yet among this process's tables."""
+        game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+        return Table(row, game, self.config())
 
     async def _load_finished(self, table_id: str) -> Table | None:
         row: TableRow | None = await self.db(self.store.load_finished_table, table_id)
@@ -362,11 +368,9 @@ class Hub:
         async def restore(row: TableRow) -> None:
             async with gate:
                 try:
-                    game = await self.rebuild(row.id, json.dumps(record_of(row)).encode("utf-8"))
+                    self.tables[row.id] = await self.rebuilt_table(row)
                 except Exception as exc:
                     log.error("table %s could not be rebuilt from its log: %s", row.id, exc)
-                    return
-                self.tables[row.id] = Table(row, game, self.config())
 
         await asyncio.gather(*(restore(row) for row in rows))
         for table in self.tables.values():

@@ -343,11 +343,6 @@ class Leases:
         """The stored status of a table (``Store.status``)."""
         return self.store.status(table_id)
 
-    def load_open_table(self, table_id: str) -> TableRow | None:
-        """An unfinished table (open or set aside) with its seats and events in order (read after
-        taking its lease; ``Store.load_open_table``)."""
-        return self.store.load_open_table(table_id)
-
     def set_aside(self, table_id: str, node_id: str, epoch: int) -> bool:
         """Mark an open table ``idle`` as the holder of its lease at ``epoch`` and give the lease
         up, in one transaction (``Store.set_aside``); whether it held the lease."""

@@ -662,7 +662,6 @@ class ClusterNode:
         return ok
 
     async def _take(self, table_id: str) -> bool:
-        from tapete.server.hub import record_of
 
         hub = self.hub
         if self.cut_off or self.stopping:  # it came about while this take waited for its turn
@@ -675,13 +674,13 @@ class ClusterNode:
         old = hub.tables.pop(table_id, None)
         if old is not None:
             await self._close_table(old)
-        row = await hub.db(self.leases.load_open_table, table_id)
+        row = await hub.db(hub.store.load_open_table, table_id)
         if row is None:
             self.epochs.pop(table_id, None)
             await hub.db(self.leases.release, table_id, self.node_id)
             return False
         try:
-            game = await hub.rebuild(table_id, json.dumps(record_of(row)).encode("utf-8"))
+            table = await hub.rebuilt_table(row)
         except Exception:
             self.epochs.pop(table_id, None)
             await hub.db(self.leases.release, table_id, self.node_id)
@@ -689,7 +688,6 @@ class ClusterNode:
         await hub.db(hub.store.wake, table_id)  # set aside, it is open again (once it replays)
         if self.epochs.get(table_id) != epoch:  # lost while it was rebuilt: another node's now
             return False
-        table = Table(row, game, hub.config())
         hub.tables[table_id] = table
         table.kick_bots()
         self.takeovers += 1
