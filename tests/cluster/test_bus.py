@@ -573,3 +573,44 @@ def test_a_publisher_failing_again_and_again_logs_it_once_and_its_end(
     assert len(lines) == 2, lines
     assert lines[0] == "bus: publishing failed (ConnectionError; a batch of 1 lost); trying again"
     assert lines[1].startswith("bus: publishing works again, after 8 failures in ")
+
+
+def test_messages_gathered_in_one_turn_go_as_one_in_their_order(rd: tuple[str, str]) -> None:
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x, y, z = Bus(url, prefix, "x"), Bus(url, prefix, "y"), Bus(url, prefix, "z")
+        got: dict[str, list[tuple[str, list[str] | None]]] = {"y": [], "z": []}
+        await x.start(lambda m: None)
+        await y.start(lambda m: got["y"].append((m["n"], m.get("ids"))))
+        await z.start(lambda m: got["z"].append((m["n"], m.get("ids"))))
+        try:
+            one, other = object(), object()
+            x.publish_gathered("y", {"n": "1"}, "ids", "a", one)
+            x.publish_gathered("z", {"n": "2"}, "ids", "b", one)  # another node: its own message
+            x.publish_gathered("y", {"n": "3"}, "ids", "c", other)  # another object: its own message
+            x.publish_gathered("y", {"n": "1"}, "ids", "d", one)  # gathered with the first
+            x.publish_gathered("z", {"n": "2"}, "ids", "e", one)
+            x.publish_gathered("y", {"n": "3"}, "ids", "a", other)  # after the first: a's order kept
+            x.publish_gathered("y", {"n": "4"}, "ids", "a", one)  # a is in a later one: a new message
+            x.publish_gathered("y", {"n": "4"}, "ids", "f", one)  # gathered with that one
+            x.publish("y", {"n": "5"})  # queued after those gathered before it
+            x.publish_gathered("y", {"n": "6"}, "ids", "a", one)
+            await asyncio.sleep(0)  # the end of the turn queues it
+            x.publish_gathered("y", {"n": "7"}, "ids", "a", one)
+            await until(lambda: len(got["y"]) == 6 and len(got["z"]) == 1)
+            assert got["y"] == [
+                ("1", ["a", "d"]),
+                ("3", ["c", "a"]),
+                ("4", ["a", "f"]),
+                ("5", None),
+                ("6", ["a"]),
+                ("7", ["a"]),
+            ]
+            assert got["z"] == [("2", ["b", "e"])]
+            assert y.gaps == z.gaps == 0  # numbered in the order queued
+        finally:
+            for b in (x, y, z):
+                await b.stop()
+
+    asyncio.run(scenario())

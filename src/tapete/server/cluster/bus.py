@@ -7,7 +7,9 @@ objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the sa
 ``bye``, ``links``).
 
 One task publishes, in the order messages were queued, through one connection (batched in a
-pipeline), so the messages a node sends another arrive in the order it sent them. Pub/sub
+pipeline), so the messages a node sends another arrive in the order it sent them. A message
+for several of the receiver's sockets may be gathered from the sends of one turn of the event
+loop (``publish_gathered``), which keeps that order. Pub/sub
 delivers at most once: a node that is away loses what was sent to it, which is why a socket
 whose owner cannot be reached is closed and reconnects to a full view. So that a loss is
 noticed, every message carries its sender (``_s``), the sender's incarnation (``_i``, a short
@@ -120,6 +122,12 @@ class Bus:
         """Times messages from another node were found lost."""
         self._heard_at = time.monotonic()
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
+        self._gathered: list[tuple[str, object, dict[str, Any]]] = []
+        """The node, the ``same`` object and the message of each ``publish_gathered`` not queued yet."""
+        self._gathering: dict[tuple[str, int], int] = {}
+        """Where in ``_gathered`` the message for a node and an object's identity is."""
+        self._item_in: dict[tuple[str, str], int] = {}
+        """Where in ``_gathered`` the last message with each node's item is."""
         self._publishing = RepeatedFailure(log, "bus: publishing", "trying again")
         self._subscribing = RepeatedFailure(log, "bus: the inbox subscription", "subscribing again")
 
@@ -155,8 +163,41 @@ class Bus:
         """Queue ``message`` for ``node_id`` (never blocks; sent in order, or dropped when the queue is full)."""
         self._queue(node_id, message, None)
 
+    def publish_gathered(self, node_id: str, message: dict[str, Any], key: str, item: str, same: object) -> None:
+        """Queue ``message`` for ``node_id`` with ``[item]`` under ``key``; or, when a message made
+        by this method in this turn of the event loop for the same node and the same ``same``
+        object waits to be queued, add ``item`` to its list instead, unless ``item`` is in a
+        message gathered after that one (what each item gets stays in the order asked).
+
+        One state for many sockets of one node is then one message, not one per socket. The
+        messages gathered are queued in the order they were begun, at the end of the turn or
+        before any other message is queued. ``same`` is held until then (its identity cannot be
+        reused meanwhile)."""
+        at = self._gathering.get((node_id, id(same)))
+        if at is not None and self._item_in.get((node_id, item), -1) <= at:
+            self._gathered[at][2][key].append(item)
+        else:
+            if not self._gathered:
+                asyncio.get_running_loop().call_soon(self._close_gathered)
+            at = len(self._gathered)
+            self._gathered.append((node_id, same, {**message, key: [item]}))
+            self._gathering[(node_id, id(same))] = at
+        self._item_in[(node_id, item)] = at
+
+    def _close_gathered(self) -> None:
+        """Queue the messages being gathered, in the order they were begun."""
+        gathered = self._gathered
+        if gathered:
+            self._gathered = []
+            self._gathering.clear()
+            self._item_in.clear()
+            for node_id, _, message in gathered:
+                self._queue(node_id, message, None)
+
     def _queue(self, node_id: str, message: dict[str, Any], request_id: str | None) -> None:
         """Queue ``message``; the request ``request_id`` it carries fails if it is dropped."""
+        if self._gathered:
+            self._close_gathered()  # queued before this one, as they were asked
         number = self._sent.get(node_id, 0) + 1
         numbered = {**message, SENDER: self.node_id, INCARNATION: self.incarnation, NUMBER: number}
         heard = self._heard.get(node_id)
@@ -178,6 +219,12 @@ class Bus:
         ``PING_AFTER`` of quiet, so more than ``DEAD_AFTER`` means this node cannot hear Redis
         (the count goes on while it has no connection)."""
         return time.monotonic() - self._heard_at
+
+    def incarnation_of(self, node_id: str) -> str | None:
+        """The incarnation of ``node_id`` this node last heard from (``None``: none heard, or an older
+        sender that says none)."""
+        heard = self._heard.get(node_id)
+        return None if heard is None else heard[0]
 
     def peers(self) -> set[str]:
         """The nodes this one has numbered messages to or from."""

@@ -5,7 +5,8 @@ Every ``tick`` (half a second) a node says it is alive, renews the leases of its
 or stopped) and rebuilds them from the log, forgets the sockets of nodes that died,
 closes its own sockets whose table's owner changed, so their clients reconnect, and tells
 every other live node which of its sockets are joined to that node's tables (``links``), so
-that an owner forgets any socket whose ``bye`` it missed.
+that an owner forgets any socket whose ``bye`` it missed, and which kinds of message it reads
+(so that one state for many of its sockets can come as one message, ``remote.Outbox``).
 
 A socket's ``hello`` for an open table that another live node owns is forwarded there
 (request/reply on the bus); so is every later message of that socket, one at a time and
@@ -57,7 +58,7 @@ from tapete.server.cluster.httproute import forwarded_table, run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
 from tapete.server.cluster.lobby import PeerTables
 from tapete.server.cluster.ownership import Append, SetOverride, Step, StoreTable
-from tapete.server.cluster.remote import RemoteConnection
+from tapete.server.cluster.remote import GATHERED, READS, Outbox, RemoteConnection, addressed
 from tapete.server.connection import Connection
 from tapete.server.db import error_name
 from tapete.server.errors import ServerError
@@ -190,6 +191,7 @@ class ClusterNode:
         that a busy database pool does not hold them back until the leases run out."""
         self._taking: dict[str, asyncio.Future[bool]] = {}
         self.links: dict[str, Link] = {}
+        self._outbox: Outbox | None = None
         self._conn_ids: dict[Connection, str] = {}
         self.remotes: dict[tuple[str, str], RemoteConnection] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -222,6 +224,11 @@ class ClusterNode:
         assert self._bus is not None, "the node has not started"
         return self._bus
 
+    @property
+    def outbox(self) -> Outbox:
+        assert self._outbox is not None, "the node has not started"
+        return self._outbox
+
     # --- life -------------------------------------------------------------------------------
     async def start(self, hub: Hub) -> bool:
         self._hub = hub
@@ -230,6 +237,7 @@ class ClusterNode:
         await hub.db(self.leases.release_all, self.node_id)
         self._log = FencedLog(self.leases, self.node_id, hub.db)
         self._bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.node_id)
+        self._outbox = Outbox(self._bus, self.node_id)
         await self.bus.start(self._on_message, self._lost_messages)
         if self.settings.remote_bots:
             self.bots = RemoteDecisions(self.bus, self.settings.redis_prefix, hub.limits)
@@ -545,22 +553,21 @@ class ClusterNode:
         for cid, link in self.links.items():
             held.setdefault(link.owner, []).append(cid)
         for owner, cids in held.items():
-            self.bus.publish(owner, {"k": "links", "cids": cids, "from": self.node_id})
+            self.bus.publish(owner, {"k": "links", "cids": cids, "from": self.node_id, "reads": list(READS)})
 
     # --- the bus ----------------------------------------------------------------------------
-    def _deliver(self, node_id: str, message: dict[str, Any]) -> None:
-        self.bus.publish(node_id, {**message, "from": self.node_id})
-
     def _on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("k")
         if kind == "req":
             self._spawn(self._serve(m))
-        elif kind == "out":
-            link = self.links.get(str(m.get("cid")))
-            if link is not None:
-                link.conn.send(as_sent(str(m["t"])))
-            elif m.get("from"):  # a socket gone from here whose "bye" the owner missed
-                self.bus.publish(str(m["from"]), {"k": "bye", "cid": m.get("cid"), "from": self.node_id})
+        elif kind == "out" or kind == GATHERED:
+            message = as_sent(str(m["t"]))  # one for all the sockets it is for
+            for cid in addressed(m):
+                link = self.links.get(cid)
+                if link is not None:
+                    link.conn.send(message)
+                elif m.get("from"):  # a socket gone from here whose "bye" the owner missed
+                    self.bus.publish(str(m["from"]), {"k": "bye", "cid": cid, "from": self.node_id})
         elif kind == "close":
             cid = str(m.get("cid"))
             link = self.links.get(cid)
@@ -571,6 +578,7 @@ class ClusterNode:
             self._detach((str(m.get("from")), str(m.get("cid"))))
         elif kind == "links":
             holder, listed = str(m.get("from")), m.get("cids")
+            self.outbox.heard_reads(holder, m.get("reads"))
             if isinstance(listed, list):
                 kept = {str(c) for c in listed}
                 for key in [k for k in self.remotes if k[0] == holder and k[1] not in kept]:
@@ -604,7 +612,7 @@ class ClusterNode:
                 if table_id is not None and not await self._holds_once_settled(table_id):
                     self.bus.reply(m, {"gone": True})  # not here (any more): its node asks again
                     return
-                rc = RemoteConnection(key[0], key[1], self._deliver, self.hub.rate)
+                rc = RemoteConnection(key[0], key[1], self.outbox, self.hub.rate)
                 self.remotes[key] = rc
                 await handle_text(self.hub, rc, str(m["text"]))
                 joined = rc.table is not None
@@ -825,6 +833,7 @@ class ClusterNode:
         for node in self.bus.peers() - live:
             if now - self._absent_since.setdefault(node, now) > FORGET_AFTER:
                 self.bus.forget(node)
+                self.outbox.forget(node)
                 del self._absent_since[node]
         self._announce_links(live)
         if self.links:
