@@ -498,3 +498,20 @@ def test_nodes_starting_together_on_a_new_database_make_its_schema_once(pg: tupl
         t.join(60)
     assert errors == []
     assert len(secrets) == 4 and len(set(secrets)) == 1
+
+
+def test_a_tables_whereabouts_are_its_status_and_lease_read_together(leases: Leases) -> None:
+    assert leases.whereabouts("nowhere") == (None, None)
+    add_table(leases.store, "w1")
+    assert leases.whereabouts("w1") == ("open", None)  # no lease yet
+    assert leases.claim("w1", "a") == 1
+    status, owner = leases.whereabouts("w1")
+    assert status == "open" and owner is not None and (owner.node_id, owner.epoch, owner.alive) == ("a", 1, True)
+    time.sleep(LEASE + 0.2)
+    status, owner = leases.whereabouts("w1")
+    assert owner is not None and not owner.alive
+    assert leases.claim("w1", "b") == 2
+    assert leases.set_aside("w1", "b", 2)
+    status, owner = leases.whereabouts("w1")
+    assert status == "idle" and owner is not None and owner.node_id == "b" and not owner.alive
+    assert leases.whereabouts("w1") == (leases.status("w1"), leases.owners(["w1"])["w1"])

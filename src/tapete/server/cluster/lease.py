@@ -172,6 +172,10 @@ class Leases:
                 f"SELECT table_id, node_id, epoch, expires_at > extract(epoch from clock_timestamp()) "
                 f"FROM {p}leases WHERE table_id = ANY(:ts)"
             ),
+            "whereabouts": sa.text(
+                f"SELECT t.status, l.node_id, l.epoch, l.expires_at > extract(epoch from clock_timestamp()) "
+                f"FROM {p}tables t LEFT JOIN {p}leases l ON l.table_id = t.id WHERE t.id = :t"
+            ),
             "fence": sa.text(
                 f"SELECT epoch FROM {p}leases WHERE table_id = :t AND node_id = :n AND epoch = :e "
                 "AND expires_at > extract(epoch from clock_timestamp()) FOR SHARE"
@@ -338,6 +342,16 @@ class Leases:
         """Open tables whose lease is missing or expired (in random order, so nodes share them)."""
         with self.engine.connect() as c:
             return [str(r[0]) for r in c.execute(self._q["orphans"], {"limit": limit})]
+
+    def whereabouts(self, table_id: str) -> tuple[str | None, Owner | None]:
+        """A table's stored status (``None``: no such table) and its lease, if it has one, read
+        together in one statement."""
+        with self.engine.connect() as c:
+            row = c.execute(self._q["whereabouts"], {"t": table_id}).first()
+        if row is None:
+            return None, None
+        status, node, epoch, alive = row
+        return str(status), None if node is None else Owner(str(node), int(epoch), bool(alive))
 
     def status(self, table_id: str) -> str | None:
         """The stored status of a table (``Store.status``)."""

@@ -452,10 +452,12 @@ class ClusterNode:
             if not charged:
                 self.hub.charge_lookup(client)
                 charged = True
-            if len(table_id) > 64 or await self.hub.db(self.leases.status, table_id) not in ("open", "idle"):
+            if len(table_id) > 64:
+                return None  # no such table: answered here
+            found: tuple[str | None, Owner | None] = await self.hub.db(self.leases.whereabouts, table_id)
+            status, owner = found
+            if status not in ("open", "idle"):
                 return None  # unknown or finished: answered here
-            owners: dict[str, Owner] = await self.hub.db(self.leases.owners, [table_id])
-            owner = owners.get(table_id)
             if owner is not None and owner.alive and owner.node_id != self.node_id:
                 return owner
             if await self.take(table_id):
@@ -480,10 +482,11 @@ class ClusterNode:
         table = self.hub.tables.get(table_id)
         if (table is not None and not table.closed) or table_id in self._taking:
             return None
-        owner = (await self.hub.db(self.leases.owners, [table_id])).get(table_id)
-        if owner is None or not owner.alive or owner.node_id == self.node_id:
+        found: tuple[str | None, Owner | None] = await self.hub.db(self.leases.whereabouts, table_id)
+        status, owner = found
+        if status != "open" or owner is None or not owner.alive or owner.node_id == self.node_id:
             return None
-        return owner.node_id if await self.hub.db(self.leases.status, table_id) == "open" else None
+        return owner.node_id
 
     async def settled(self, table_id: str, within: float | None = None) -> None:
         """Wait while this node takes ``table_id`` over (rebuilds it from the log), if it is doing so
