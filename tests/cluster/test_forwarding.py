@@ -27,9 +27,10 @@ def cluster(pg: tuple[str, str], rd: tuple[str, str], tmp_path: Path) -> Iterato
 
 
 def metric_counts(url: str) -> dict[str, int]:
-    """The log's counters in a node's ``/metrics``."""
+    """The log's, the bus's and the cluster's figures in a node's ``/metrics``."""
     text = httpx.get(f"{url}/metrics", timeout=10).text
-    return {line.split()[0]: int(line.split()[1]) for line in text.splitlines() if line.startswith("tapete_log_")}
+    kept = ("tapete_log_", "tapete_bus_", "tapete_cluster_")
+    return {line.split()[0]: int(line.split()[1]) for line in text.splitlines() if line.startswith(kept)}
 
 
 def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, str]) -> None:
@@ -114,6 +115,13 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
     assert counts[a]["tapete_log_events_total"] == state["version"]
     assert 1 <= counts[a]["tapete_log_commits_total"] <= state["version"]
     assert counts[b]["tapete_log_events_total"] == counts[b]["tapete_log_commits_total"] == 0
+    # and say what went through the bus, and that nothing of it was lost
+    for u in (a, b):
+        assert counts[u]["tapete_cluster_nodes_live"] == 2
+        assert counts[u]["tapete_bus_losses_total"] == counts[u]["tapete_bus_dropped_total"] == 0
+        assert counts[u]["tapete_bus_published_bytes_total"] > counts[u]["tapete_bus_published_total"] > 0
+        assert counts[u]["tapete_bus_received_total"] > 0
+    assert counts[a]["tapete_cluster_takeovers_total"] == counts[a]["tapete_cluster_leases_lost_total"] == 0
     # a finished table is read back by whichever node is asked
     with open_socket(b) as ws:
         ws.send(json.dumps({"type": "hello", "table": tid, "spectate": True}))

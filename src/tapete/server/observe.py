@@ -47,6 +47,9 @@ def metrics_text(hub: Hub) -> str:
     )
     for name, value in counts:
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {value}"]
+    for name, kind, figure in hub.ownership.metrics():  # a cluster node's leases, sockets and bus
+        metric = _name(name) + ("_total" if kind == "counter" else "")
+        lines += [f"# TYPE {metric} {kind}", f"{metric} {figure}"]
     m = hub.metrics
     for name in sorted(m.counters):
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {m.counters[name]}"]

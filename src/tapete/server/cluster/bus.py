@@ -120,6 +120,12 @@ class Bus:
         """Messages dropped because the queue was full."""
         self.gaps = 0
         """Times messages from another node were found lost."""
+        self.published = 0
+        """Messages Redis took from this node (``PUBLISH`` answered)."""
+        self.published_bytes = 0
+        """Their bytes."""
+        self.received = 0
+        """Messages that reached this node's inbox."""
         self._heard_at = time.monotonic()
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
         self._gathered: list[tuple[str, object, dict[str, Any]]] = []
@@ -325,6 +331,8 @@ class Bus:
                     for ch, data, _ in batch:
                         pipe.publish(ch, data)
                     await pipe.execute()
+                self.published += len(batch)
+                self.published_bytes += sum(len(data) for _, data, _ in batch)
                 self._publishing.succeeded()
             except Exception as exc:
                 self._publishing.failed(f"{type(exc).__name__}; a batch of {len(batch)} lost")
@@ -417,6 +425,7 @@ class Bus:
         return sender, True
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
+        self.received += 1
         sender, skipped = self._numbered(message)
         try:
             await self._handle(message, sender)

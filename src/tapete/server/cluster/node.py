@@ -57,7 +57,7 @@ from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import forwarded_table, run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
 from tapete.server.cluster.lobby import PeerTables
-from tapete.server.cluster.ownership import Append, SetOverride, Step, StoreTable
+from tapete.server.cluster.ownership import Append, Figure, SetOverride, Step, StoreTable
 from tapete.server.cluster.remote import GATHERED, READS, Outbox, RemoteConnection, addressed
 from tapete.server.connection import Connection
 from tapete.server.db import error_name
@@ -325,6 +325,23 @@ class ClusterNode:
 
     def log_counts(self) -> tuple[int, int]:
         return (0, 0) if self._log is None else (self._log.batches, self._log.events)
+
+    def metrics(self) -> list[Figure]:
+        """The node's leases, sockets and bus in ``/metrics``, as ``/healthz`` has most of them."""
+        bus = self.bus
+        return [
+            ("cluster_nodes_live", "gauge", len(self._live_since)),
+            ("cluster_leases", "gauge", len(self.epochs)),
+            ("cluster_sockets_forwarded", "gauge", len(self.links)),
+            ("cluster_sockets_of_other_nodes", "gauge", len(self.remotes)),
+            ("cluster_takeovers", "counter", self.takeovers),
+            ("cluster_leases_lost", "counter", self.leases_lost),
+            ("bus_published", "counter", bus.published),
+            ("bus_published_bytes", "counter", bus.published_bytes),
+            ("bus_received", "counter", bus.received),
+            ("bus_losses", "counter", bus.gaps),
+            ("bus_dropped", "counter", bus.dropped),
+        ]
 
     async def set_aside(self, table_id: str, mark: Step) -> bool:
         # marked idle and the lease given up together, as its holder: no other node's tick takes

@@ -8,7 +8,7 @@ table at hand: ``LocalOwnership`` answers so, doing nothing. ``ClusterNode``
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from tapete.server.connection import Connection
@@ -24,6 +24,8 @@ SetOverride = Callable[[str, int, str | None, bool], Awaitable[None]]
 """``(table_id, seat, level, on)``: store that a human seat is (or no longer is) played by a bot."""
 Step = Callable[[], Awaitable[bool]]
 """The hub's own way of doing a step (in one process), and whether it was done."""
+Figure = tuple[str, Literal["gauge", "counter"], int]
+"""A figure for ``/metrics``: its name (without ``tapete_`` and a counter's ``_total``), kind and value."""
 
 
 class Ownership(Protocol):
@@ -63,6 +65,9 @@ class Ownership(Protocol):
 
     def log_counts(self) -> tuple[int, int]:
         """Commits and events written through :meth:`appender`'s own log, not the hub's (``/metrics``)."""
+
+    def metrics(self) -> list[Figure]:
+        """Ownership's own figures for ``/metrics`` (none for one process)."""
 
     async def set_aside(self, table_id: str, mark: Step) -> bool:
         """Store that a table nobody is at is set aside (``idle``; the hub's way: ``mark``), and
@@ -112,6 +117,9 @@ class LocalOwnership:
     def log_counts(self) -> tuple[int, int]:
         return 0, 0
 
+    def metrics(self) -> list[Figure]:
+        return []
+
     async def set_aside(self, table_id: str, mark: Step) -> bool:
         return await mark()
 
@@ -122,4 +130,4 @@ class LocalOwnership:
         return None
 
 
-__all__ = ["Append", "LocalOwnership", "Ownership", "SetOverride", "Step", "StoreTable"]
+__all__ = ["Append", "Figure", "LocalOwnership", "Ownership", "SetOverride", "Step", "StoreTable"]
