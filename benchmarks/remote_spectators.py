@@ -10,8 +10,9 @@ in turn (no compression, each from a source address of its own, counting what th
 unread); a table whose game ends is replaced by a new one. For ``--seconds`` a round it counts
 the messages the spectators got, Redis's ``PUBLISH`` calls and the bytes it read, and the CPU
 of the owner, of the holders and of ``redis-server``, and prints them per message a spectator
-got (and the ratio of the trees when there are two). Bounded in count and time; talks only to
-127.0.0.1.
+got (and the ratio of the trees when there are two). Redis's figures are the whole server's: the
+tree not being measured adds its nodes' `links` (two a second a node), a few publishes in
+thousands of messages. Bounded in count and time; talks only to 127.0.0.1.
 
     python benchmarks/remote_spectators.py --tables 4 --spectators 20 --seconds 6 --rounds 3 \
         --src NEW/src --against OLD/src [--holders 2]

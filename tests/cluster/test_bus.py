@@ -614,3 +614,29 @@ def test_messages_gathered_in_one_turn_go_as_one_in_their_order(rd: tuple[str, s
                 await b.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_node_heard_unnumbered_is_no_longer_the_process_heard_before(rd: tuple[str, str]) -> None:
+    """A message without a number from a node heard before (a version that numbers nothing,
+    started under that name) means its earlier incarnation is gone."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x, y = Bus(url, prefix, "x"), Bus(url, prefix, "y")
+        await x.start(lambda m: None)
+        await y.start(lambda m: None)
+        try:
+            x.publish("y", {"k": "hi", "from": "x"})
+            await until(lambda: y.incarnation_of("x") is not None)
+            assert y.incarnation_of("x") == x.incarnation
+            await y.redis.publish(channel(prefix, "y"), dumps({"k": "hi", "from": "x"}))  # as an old version
+            await until(lambda: y.incarnation_of("x") is None)
+            assert y.incarnation_of("x") is None and y.gaps == 0
+            await y.redis.publish(channel(prefix, "y"), dumps({"k": "hi", "from": "w"}))  # not a node heard
+            await asyncio.sleep(0.1)
+            assert y.incarnation_of("w") is None and "w" not in y.peers()
+        finally:
+            await x.stop()
+            await y.stop()
+
+    asyncio.run(scenario())

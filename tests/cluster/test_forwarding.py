@@ -105,7 +105,7 @@ def test_a_socket_plays_through_another_node(cluster: Cluster, pg: tuple[str, st
         writers = leases.writers_of(tid)
         assert len(writers) == store.count_events(tid) == state["version"]
         assert {(node, epoch) for _, node, epoch in writers} == {("a", 1)}  # only the owner wrote
-        assert leases.status(tid) == "finished"
+        assert leases.store.status(tid) == "finished"
     finally:
         store.dispose()
     # nothing was lost on the bus (every message arrived in its sender's numbering)

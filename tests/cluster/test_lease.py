@@ -70,7 +70,7 @@ def test_a_former_owner_cannot_write(leases: Leases) -> None:
     leases.append("t2", 1, 0, {"seat": 1, "play": "4S"}, {"final": True}, "b", 2)
     assert leases.writers_of("t2") == [(0, "a", 1), (1, "b", 2)]
     assert leases.store.count_events("t2") == 2
-    assert leases.status("t2") == "finished"
+    assert leases.store.status("t2") == "finished"
     assert leases.orphans() == []  # a finished table needs no owner
     row = leases.store.load_open_table("t2")
     assert row is None
@@ -152,7 +152,7 @@ def test_a_batch_writes_what_its_leases_allow(leases: Leases) -> None:
     assert answers[:2] == [None, None]
     assert isinstance(answers[2], LeaseLost) and isinstance(answers[3], LeaseLost)
     assert leases.writers_of("b1") == [(0, "a", 1)] and leases.writers_of("b3") == []
-    assert leases.status("b2") == "finished"
+    assert leases.store.status("b2") == "finished"
     # a bad event (its sequence number is taken) fails alone; the others of its batch are written
     answers = leases.append_many([FencedEvent("b1", 0, 0, "{}", 1), FencedEvent("b1", 1, 0, '{"seat": 1}', 1)], "a")
     assert answers[0] is not None and not isinstance(answers[0], LeaseLost) and answers[1] is None
@@ -250,7 +250,7 @@ def test_a_finished_tables_lease_is_forgotten_and_an_open_ones_kept(leases: Leas
     assert set(owners) == {"f2"} and not owners["f2"].alive
     assert leases.orphans() == ["f2"]
     assert leases.claim("f2", "b") == 2  # the open table's epoch went on
-    assert leases.status("f1") == "finished" and leases.writers_of("f1") == [(0, "a", 1)]
+    assert leases.store.status("f1") == "finished" and leases.writers_of("f1") == [(0, "a", 1)]
     with pytest.raises(LeaseLost):  # and nothing writes a finished table again
         leases.append("f1", 1, 0, {"seat": 1, "play": "4S"}, None, "a", 1)
 
@@ -303,14 +303,14 @@ def test_the_leases_vouch_for_the_logs_tables(leases: Leases) -> None:
         c.execute(store.seats.delete().where(store.seats.c.table_id == "v1"))
         c.execute(store.deals.delete().where(store.deals.c.table_id == "v1"))
         c.execute(store.tables.delete().where(store.tables.c.id == "v1"))  # its lease keeps it
-    assert store.count_events("v1") == 1 and leases.status("v1") == "open"
+    assert store.count_events("v1") == 1 and leases.store.status("v1") == "open"
 
 
 def test_a_new_table_is_stored_with_its_lease(leases: Leases) -> None:
     seats = [SeatRow(0, "human", None, "h", ""), SeatRow(1, "bot", "easy"), SeatRow(2, "bot", "easy")]
     row = TableRow("n1", "runfast", {}, 7, "c", "open", time.time(), seats=seats)
     assert leases.create_table(row, "a") == 1
-    assert leases.status("n1") == "open" and leases.orphans() == []
+    assert leases.store.status("n1") == "open" and leases.orphans() == []
     assert leases.owners(["n1"])["n1"].node_id == "a"
     with pytest.raises(sa.exc.IntegrityError):  # the same table again: nothing changes, lease included
         leases.create_table(row, "b")
@@ -366,7 +366,7 @@ def test_a_batch_on_the_loops_connection_writes_what_its_leases_allow(leases: Le
     assert answers[0] is None and answers[1] is None and answers[4] is None
     assert isinstance(answers[2], LeaseLost) and isinstance(answers[3], LeaseLost)
     assert leases.writers_of("a1") == [(0, "a", 1), (1, "a", 1)] and leases.writers_of("a3") == []
-    assert leases.status("a2") == "finished" and leases.status("a3") == "open"
+    assert leases.store.status("a2") == "finished" and leases.store.status("a3") == "open"
     assert leases.store.count_events("a2") == 1
     # a bad event (its sequence number is taken) fails the whole statement: nothing of it is written
     with pytest.raises(Exception, match="duplicate key"):
@@ -428,7 +428,7 @@ def test_a_batch_stuck_on_the_loops_connection_is_given_up_in_time_and_writes_no
         blocker.close()
     assert took < 1.5 and closed  # the leases' write_seconds is a third of a second
     time.sleep(0.3)  # a statement still waiting would now pass the fence and write
-    assert leases.store.count_events("s1") == 0 and leases.status("s1") == "open"
+    assert leases.store.count_events("s1") == 0 and leases.store.status("s1") == "open"
 
     async def again() -> list[BaseException | None]:
         conn = await leases.store.open_async_connection()
@@ -438,7 +438,7 @@ def test_a_batch_stuck_on_the_loops_connection_is_given_up_in_time_and_writes_no
             await conn.close()
 
     assert asyncio.run(again()) == [None]
-    assert leases.writers_of("s1") == [(0, "a", 1)] and leases.status("s1") == "finished"
+    assert leases.writers_of("s1") == [(0, "a", 1)] and leases.store.status("s1") == "finished"
 
 
 def seat_of(store: Store, table_id: str, seat: int) -> tuple[str | None, bool]:
@@ -514,4 +514,4 @@ def test_a_tables_whereabouts_are_its_status_and_lease_read_together(leases: Lea
     assert leases.set_aside("w1", "b", 2)
     status, owner = leases.whereabouts("w1")
     assert status == "idle" and owner is not None and owner.node_id == "b" and not owner.alive
-    assert leases.whereabouts("w1") == (leases.status("w1"), leases.owners(["w1"])["w1"])
+    assert leases.whereabouts("w1") == (leases.store.status("w1"), leases.owners(["w1"])["w1"])

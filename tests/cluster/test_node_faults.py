@@ -226,7 +226,7 @@ def test_a_node_that_cannot_reach_the_database_lets_its_tables_go(
 
     with a.websocket_connect("/ws") as ws:
         joined(ws, tid, token)
-        for name in ("beat", "live_nodes", "renew", "orphans", "owners", "release"):
+        for name in ("beat", "live_nodes", "renew", "orphans", "owners", "whereabouts", "release"):
             monkeypatch.setattr(node.leases, name, unreachable)
         cut = time.monotonic()
         wait_until(lambda: tid not in hub_a.tables, node.settings.lease_seconds + 2)

@@ -24,10 +24,11 @@ def play_before_spectators(nodes: Nodes, monkeypatch: pytest.MonkeyPatch) -> tup
     wait_until(lambda: "b" in node_a.outbox._reads)  # b's links told a what it reads
     tid, token = table_for_seat_zero(a)
     sent: list[dict[str, Any]] = []
+    over = False  # the spectators have seen the end: what the sockets' closing sends is not counted
     queue = node_a.bus._queue
 
     def recording(node_id: str, message: dict[str, Any], request_id: str | None) -> None:
-        if node_id == "b" and message.get("k") in ("out", GATHERED):
+        if node_id == "b" and message.get("k") in ("out", GATHERED) and not over:
             sent.append(message)
         queue(node_id, message, request_id)
 
@@ -61,6 +62,7 @@ def play_before_spectators(nodes: Nodes, monkeypatch: pytest.MonkeyPatch) -> tup
                 while got[-1]["type"] != "game_over":
                     got.append(ws.receive_json())
                 seen.append(got)
+            over = True
             assert seen[0] == seen[1] == seen[2]  # every spectator saw the whole game the same
             assert sum(m["type"] == "state" for m in seen[0]) == states - 1  # all but the one before they came
             assert seen[0][-1]["type"] == "game_over"

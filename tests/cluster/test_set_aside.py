@@ -17,11 +17,11 @@ def test_a_table_set_aside_is_taken_by_the_node_asked_for_it(nodes: Nodes) -> No
     node_a, node_b = node_of(a), node_of(b)
     wait_until(lambda: node_a.hub.idle.set_aside == 1)  # marked idle, not only out of memory
     assert tid not in node_a.hub.tables
-    assert tid not in node_a.epochs and node_a.leases.status(tid) == "idle"
+    assert tid not in node_a.epochs and node_a.leases.store.status(tid) == "idle"
     assert not node_a.leases.owners([tid])[tid].alive
     time.sleep(1.5)  # three ticks of each node: no node takes it over
     assert tid not in node_a.hub.tables and tid not in node_b.hub.tables
     with b.websocket_connect("/ws") as ws:
         ws.send_json({"type": "hello", "table": tid, "token": token})
         assert ws.receive_json()["type"] == "welcome"
-        assert tid in node_b.epochs and node_b.leases.status(tid) == "open"
+        assert tid in node_b.epochs and node_b.leases.store.status(tid) == "open"

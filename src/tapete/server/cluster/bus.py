@@ -3,8 +3,8 @@
 Every node subscribes to its own channel (``{prefix}node:{node_id}``) and to nothing
 else, so a message reaches exactly the node it is addressed to. Messages are JSON
 objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the same
-``id``), ``rep``, ``gap`` (see below), and whatever the node defines (``out``, ``close``,
-``bye``, ``links``).
+``id``), ``rep``, ``gap`` (see below), and whatever the node defines (``out``, ``outs``,
+``close``, ``bye``, ``links``).
 
 One task publishes, in the order messages were queued, through one connection (batched in a
 pipeline), so the messages a node sends another arrive in the order it sent them. A message
@@ -179,12 +179,17 @@ class Bus:
         messages gathered are queued in the order they were begun, at the end of the turn or
         before any other message is queued. ``same`` is held until then (its identity cannot be
         reused meanwhile)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not from the event loop (no caller does so): sent alone, at once
+            self._queue(node_id, {**message, key: [item]}, None)
+            return
         at = self._gathering.get((node_id, id(same)))
         if at is not None and self._item_in.get((node_id, item), -1) <= at:
             self._gathered[at][2][key].append(item)
         else:
             if not self._gathered:
-                asyncio.get_running_loop().call_soon(self._close_gathered)
+                loop.call_soon(self._close_gathered)
             at = len(self._gathered)
             self._gathered.append((node_id, same, {**message, key: [item]}))
             self._gathering[(node_id, id(same))] = at
@@ -407,6 +412,9 @@ class Bus:
         sender, number = message.pop(SENDER, None), message.pop(NUMBER, None)
         incarnation = message.pop(INCARNATION, None)
         if not isinstance(sender, str) or not isinstance(number, int):
+            origin = message.get("from")
+            if isinstance(origin, str) and origin in self._heard:  # a node of a version that numbers nothing
+                self._heard[origin] = (None, 0, False)  # whatever its name said before is not this process's
             return None, False
         if not isinstance(incarnation, str):
             incarnation = None  # an older sender: its 1 is taken for a new start

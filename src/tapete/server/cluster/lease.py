@@ -353,10 +353,6 @@ class Leases:
         status, node, epoch, alive = row
         return str(status), None if node is None else Owner(str(node), int(epoch), bool(alive))
 
-    def status(self, table_id: str) -> str | None:
-        """The stored status of a table (``Store.status``)."""
-        return self.store.status(table_id)
-
     def set_aside(self, table_id: str, node_id: str, epoch: int) -> bool:
         """Mark an open table ``idle`` as the holder of its lease at ``epoch`` and give the lease
         up, in one transaction (``Store.set_aside``); whether it held the lease."""

@@ -568,7 +568,8 @@ class ClusterNode:
 
     def _announce_links(self, live: set[str]) -> None:
         """Tell every other live node which of this node's sockets are joined to its tables, so
-        that it forgets any whose ``bye`` it missed."""
+        that it forgets any whose ``bye`` it missed, and which kinds of message this node reads
+        (``remote.READS``)."""
         held: dict[str, list[str]] = {n: [] for n in live if n != self.node_id}
         for cid, link in self.links.items():
             held.setdefault(link.owner, []).append(cid)

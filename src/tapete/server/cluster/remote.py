@@ -35,8 +35,10 @@ class Outbox:
     """What this node's tables send to sockets held by other nodes, onto the bus.
 
     Each node tells the others which kinds it reads (``heard_reads``, from its ``links``); that is
-    kept with the incarnation it came from, so a node started again under the same name (perhaps
-    an older version) gets single messages until it says otherwise."""
+    kept with the incarnation it came from, so a node heard from again under the same name as a
+    new process (perhaps an older version) gets single messages until it says otherwise. (Until
+    this node hears the new process, what it sends there is for sockets of the old one, which
+    the new one does not hold.)"""
 
     def __init__(self, bus: Bus, node_id: str) -> None:
         self.bus = bus
