@@ -388,3 +388,35 @@ def test_nodes_that_all_stop_hearing_redis_keep_their_tables(nodes: Nodes, monke
     time.sleep(1.0)
     for tid, node in tables.items():
         assert tid in node.epochs and not node.cut_off
+
+
+def test_a_socket_joined_while_a_tick_reads_the_owners_is_not_taken_for_moved(
+    nodes: Nodes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick reads the owners of the tables its sockets are joined to; a socket that joins a table
+    elsewhere meanwhile is not among them, and is checked at the next tick rather than closed."""
+    a, b = nodes.start("a"), nodes.start("b")
+    first, first_token = table_for_seat_zero(a)
+    second, second_token = table_for_seat_zero(a)
+    node_b = node_of(b)
+    owners = node_b.leases.owners
+    reading, joined_meanwhile = threading.Event(), threading.Event()
+
+    def slow_owners(table_ids: list[str]) -> Any:
+        if not joined_meanwhile.is_set():
+            reading.set()
+            joined_meanwhile.wait(5)
+        return owners(table_ids)
+
+    with b.websocket_connect("/ws") as ws, b.websocket_connect("/ws") as late:
+        joined(ws, first, first_token)
+        monkeypatch.setattr(node_b.leases, "owners", slow_owners)
+        assert reading.wait(5)  # a tick reads the owners of the first table only
+        joined(late, second, second_token)
+        joined_meanwhile.set()
+        time.sleep(1.2)  # that tick ends, and two more check both sockets
+        assert len(node_b.links) == 2
+        late.send_json({"type": "ping", "id": 3})
+        while (m := late.receive_json())["type"] != "pong":
+            pass
+        assert m["ref"] == 3

@@ -858,8 +858,11 @@ class ClusterNode:
                 del self._absent_since[node]
         self._announce_links(live)
         if self.links:
-            owners = await self._lease_db(leases.owners, list({link.table_id for link in self.links.values()}))
-            for cid, link in list(self.links.items()):
+            checked = dict(self.links)  # a socket joined while the owners are read is checked next tick
+            owners = await self._lease_db(leases.owners, list({link.table_id for link in checked.values()}))
+            for cid, link in checked.items():
+                if self.links.get(cid) is not link:
+                    continue  # gone meanwhile
                 o = owners.get(link.table_id)
                 if o is None or not o.alive or o.node_id != link.owner or o.epoch != link.epoch:
                     self._unlink(cid, close=True)
