@@ -10,7 +10,9 @@ in turn (no compression, each from a source address of its own, counting what th
 unread); a table whose game ends is replaced by a new one. For ``--seconds`` a round it counts
 the messages the spectators got, Redis's ``PUBLISH`` calls and the bytes it read, and the CPU
 of the owner, of the holders and of ``redis-server``, and prints them per message a spectator
-got (and the ratio of the trees when there are two). Redis's figures are the whole server's: the
+got (and the ratio of the trees when there are two). ``--idle`` measures each tree alone, its
+spectators joined and nobody playing: what the bus carries a second (the nodes' ``links``
+above all), and the nodes' CPU. Redis's figures are the whole server's: the
 tree not being measured adds its nodes' `links` (two a second a node), a few publishes in
 thousands of messages. Bounded in count and time; talks only to 127.0.0.1.
 
@@ -79,6 +81,7 @@ class Pair:
         self.holders = [proc for proc, _ in started]
         self.holder_urls = [url for _, url in started]
         self.received = 0
+        self.joined = 0
         self.go = asyncio.Event()
         self.stop = False
         self.tasks: list[asyncio.Task[None]] = []
@@ -141,6 +144,7 @@ async def spectator(pair: Pair, table_id: str, number: int, ip: str, joined: asy
             await ws.send(json.dumps({"type": "hello", "table": table_id, "spectate": True}))
             await ws.recv()  # the welcome
             joined.set()
+            pair.joined += 1
             while not pair.stop:
                 raw = await ws.recv()
                 pair.received += 1
@@ -221,7 +225,45 @@ def reported(task: asyncio.Task[None]) -> None:
         print(f"a table's loop failed: {task.exception()!r}", file=sys.stderr)
 
 
+async def idle(src: str, args: argparse.Namespace) -> dict[str, float]:
+    """What the bus carries each second while nobody plays, the spectators joined (one tree's
+    nodes alone on Redis)."""
+    pair = Pair(src, args.holders)
+    try:
+        await asyncio.sleep(1.5)  # the nodes' links have said what each reads
+        pair.tasks = [asyncio.create_task(table_loop(pair, k, args.spectators)) for k in range(args.tables)]
+        waited = time.monotonic() + JOIN_SECONDS
+        while pair.joined < args.tables * args.spectators and time.monotonic() < waited:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(2.0)  # every spectator joined and got its view; the people wait for ``go``
+        (calls, read), cpu = redis_counts(), sum(pair.cpu())
+        await asyncio.sleep(args.seconds)
+        (calls2, read2), cpu2 = redis_counts(), sum(pair.cpu())
+        return {
+            "publishes_per_second": (calls2 - calls) / args.seconds,
+            "redis_bytes_per_second": (read2 - read) / args.seconds,
+            "nodes_cpu_percent": 100 * (cpu2 - cpu) / args.seconds,
+        }
+    finally:
+        pair.stop = True
+        pair.go.set()
+        for task in pair.tasks:
+            task.cancel()
+        await asyncio.gather(*pair.tasks, return_exceptions=True)
+        pair.close()
+
+
+async def idle_runs(args: argparse.Namespace) -> int:
+    trees = [args.src] + ([args.against] if args.against else [])
+    for src in trees:
+        figures = await idle(src, args)
+        print(f"{src}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()))
+    return 0
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    if args.idle:
+        return await idle_runs(args)
     trees = [args.src] + ([args.against] if args.against else [])
     pairs = [Pair(src, args.holders) for src in trees]
     try:
@@ -265,6 +307,11 @@ def main() -> int:
     p.add_argument("--holders", type=int, default=1, help="nodes holding the spectators (the owner is another)")
     p.add_argument("--seconds", type=float, default=8.0, help="length of each measured window")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument(
+        "--idle",
+        action="store_true",
+        help="nobody plays: what the bus carries a second for the sockets joined elsewhere (each tree alone)",
+    )
     args = p.parse_args()
     if not 1 <= args.tables <= MAX_TABLES or not 1 <= args.spectators <= MAX_SPECTATORS:
         raise SystemExit(f"--tables 1..{MAX_TABLES}, --spectators 1..{MAX_SPECTATORS}")

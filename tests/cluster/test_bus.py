@@ -589,6 +589,7 @@ def test_messages_gathered_in_one_turn_go_as_one_in_their_order(rd: tuple[str, s
             x.publish_gathered("y", {"n": "1"}, "ids", "a", one)
             x.publish_gathered("z", {"n": "2"}, "ids", "b", one)  # another node: its own message
             x.publish_gathered("y", {"n": "3"}, "ids", "c", other)  # another object: its own message
+            x.publish("z", {"n": "0"})  # closes z's message being gathered, not y's
             x.publish_gathered("y", {"n": "1"}, "ids", "d", one)  # gathered with the first
             x.publish_gathered("z", {"n": "2"}, "ids", "e", one)
             x.publish_gathered("y", {"n": "3"}, "ids", "a", other)  # after the first: a's order kept
@@ -598,7 +599,7 @@ def test_messages_gathered_in_one_turn_go_as_one_in_their_order(rd: tuple[str, s
             x.publish_gathered("y", {"n": "6"}, "ids", "a", one)
             await asyncio.sleep(0)  # the end of the turn queues it
             x.publish_gathered("y", {"n": "7"}, "ids", "a", one)
-            await until(lambda: len(got["y"]) == 6 and len(got["z"]) == 1)
+            await until(lambda: len(got["y"]) == 6 and len(got["z"]) == 3)
             assert got["y"] == [
                 ("1", ["a", "d"]),
                 ("3", ["c", "a"]),
@@ -607,7 +608,7 @@ def test_messages_gathered_in_one_turn_go_as_one_in_their_order(rd: tuple[str, s
                 ("6", ["a"]),
                 ("7", ["a"]),
             ]
-            assert got["z"] == [("2", ["b", "e"])]
+            assert got["z"] == [("2", ["b"]), ("0", None), ("2", ["e"])]
             assert y.gaps == z.gaps == 0  # numbered in the order queued
         finally:
             for b in (x, y, z):

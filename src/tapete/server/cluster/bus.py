@@ -9,7 +9,7 @@ objects with a kind ``k``: ``req`` (a request, answered by a ``rep`` with the sa
 One task publishes, in the order messages were queued, through one connection (batched in a
 pipeline), so the messages a node sends another arrive in the order it sent them. A message
 for several of the receiver's sockets may be gathered from the sends of one turn of the event
-loop (``publish_gathered``), which keeps that order. Pub/sub
+loop (``publish_gathered``), which keeps that order for each receiver. Pub/sub
 delivers at most once: a node that is away loses what was sent to it, which is why a socket
 whose owner cannot be reached is closed and reconnects to a full view. So that a loss is
 noticed, every message carries its sender (``_s``), the sender's incarnation (``_i``, a short
@@ -90,6 +90,30 @@ def channel(prefix: str, node_id: str) -> str:
     return f"{prefix}node:{node_id}"
 
 
+class _Gathering:
+    """Messages for one node being gathered in one turn of the event loop (``Bus.publish_gathered``)."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self._held: list[object] = []
+        """Each message's ``same`` object, held so that its identity is not reused meanwhile."""
+        self._message_of: dict[int, int] = {}
+        """Where in ``messages`` the message for an object's identity is."""
+        self._last_with: dict[str, int] = {}
+        """Where in ``messages`` the last message with each item is."""
+
+    def add(self, message: dict[str, Any], key: str, item: str, same: object) -> None:
+        at = self._message_of.get(id(same))
+        if at is not None and self._last_with.get(item, -1) <= at:
+            self.messages[at][key].append(item)
+        else:
+            at = len(self.messages)
+            self.messages.append({**message, key: [item]})
+            self._held.append(same)
+            self._message_of[id(same)] = at
+        self._last_with[item] = at
+
+
 class Bus:
     """One node's end of the bus."""
 
@@ -128,12 +152,8 @@ class Bus:
         """Messages that reached this node's inbox."""
         self._heard_at = time.monotonic()
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
-        self._gathered: list[tuple[str, object, dict[str, Any]]] = []
-        """The node, the ``same`` object and the message of each ``publish_gathered`` not queued yet."""
-        self._gathering: dict[tuple[str, int], int] = {}
-        """Where in ``_gathered`` the message for a node and an object's identity is."""
-        self._item_in: dict[tuple[str, str], int] = {}
-        """Where in ``_gathered`` the last message with each node's item is."""
+        self._gathered: dict[str, _Gathering] = {}
+        """The messages of ``publish_gathered`` not queued yet, by node."""
         self._publishing = RepeatedFailure(log, "bus: publishing", "trying again")
         self._subscribing = RepeatedFailure(log, "bus: the inbox subscription", "subscribing again")
 
@@ -173,42 +193,39 @@ class Bus:
         """Queue ``message`` for ``node_id`` with ``[item]`` under ``key``; or, when a message made
         by this method in this turn of the event loop for the same node and the same ``same``
         object waits to be queued, add ``item`` to its list instead, unless ``item`` is in a
-        message gathered after that one (what each item gets stays in the order asked).
+        message for that node gathered after that one (what each item gets stays in the order
+        asked).
 
-        One state for many sockets of one node is then one message, not one per socket. The
-        messages gathered are queued in the order they were begun, at the end of the turn or
-        before any other message is queued. ``same`` is held until then (its identity cannot be
-        reused meanwhile)."""
+        One state for many sockets of one node is then one message, not one per socket. A node's
+        gathered messages are queued in the order they were begun, at the end of the turn or
+        before any other message for that node is queued (messages to other nodes do not
+        interrupt them: only the order of what one node receives is kept). ``same`` is held until
+        then (its identity cannot be reused meanwhile)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # not from the event loop (no caller does so): sent alone, at once
             self._queue(node_id, {**message, key: [item]}, None)
             return
-        at = self._gathering.get((node_id, id(same)))
-        if at is not None and self._item_in.get((node_id, item), -1) <= at:
-            self._gathered[at][2][key].append(item)
-        else:
+        gathering = self._gathered.get(node_id)
+        if gathering is None:
             if not self._gathered:
                 loop.call_soon(self._close_gathered)
-            at = len(self._gathered)
-            self._gathered.append((node_id, same, {**message, key: [item]}))
-            self._gathering[(node_id, id(same))] = at
-        self._item_in[(node_id, item)] = at
+            gathering = self._gathered[node_id] = _Gathering()
+        gathering.add(message, key, item, same)
 
-    def _close_gathered(self) -> None:
-        """Queue the messages being gathered, in the order they were begun."""
-        gathered = self._gathered
-        if gathered:
-            self._gathered = []
-            self._gathering.clear()
-            self._item_in.clear()
-            for node_id, _, message in gathered:
-                self._queue(node_id, message, None)
+    def _close_gathered(self, node_id: str | None = None) -> None:
+        """Queue the messages being gathered for ``node_id`` (default: every node), in the order
+        they were begun."""
+        for node in list(self._gathered) if node_id is None else [node_id]:
+            gathering = self._gathered.pop(node, None)
+            if gathering is not None:
+                for message in gathering.messages:
+                    self._queue(node, message, None)
 
     def _queue(self, node_id: str, message: dict[str, Any], request_id: str | None) -> None:
         """Queue ``message``; the request ``request_id`` it carries fails if it is dropped."""
-        if self._gathered:
-            self._close_gathered()  # queued before this one, as they were asked
+        if node_id in self._gathered:
+            self._close_gathered(node_id)  # queued before this one, as they were asked
         number = self._sent.get(node_id, 0) + 1
         numbered = {**message, SENDER: self.node_id, INCARNATION: self.incarnation, NUMBER: number}
         heard = self._heard.get(node_id)

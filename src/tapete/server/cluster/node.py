@@ -6,7 +6,9 @@ or stopped) and rebuilds them from the log, forgets the sockets of nodes that di
 closes its own sockets whose table's owner changed, so their clients reconnect, and tells
 every other live node which of its sockets are joined to that node's tables (``links``), so
 that an owner forgets any socket whose ``bye`` it missed, and which kinds of message it reads
-(so that one state for many of its sockets can come as one message, ``remote.Outbox``).
+(so that one state for many of its sockets can come as one message, ``remote.Outbox``). Between
+nodes that read them, ``links`` carry the number and sum of those sockets, and their list only
+when the owner, finding the sum not its own, asks for it (and once in a while).
 
 A socket's ``hello`` for an open table that another live node owns is forwarded there
 (request/reply on the bus); so is every later message of that socket, one at a time and
@@ -58,7 +60,15 @@ from tapete.server.cluster.httproute import forwarded_table, run_request
 from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
 from tapete.server.cluster.lobby import PeerTables
 from tapete.server.cluster.ownership import Append, Figure, SetOverride, Step, StoreTable
-from tapete.server.cluster.remote import GATHERED, READS, Outbox, RemoteConnection, addressed
+from tapete.server.cluster.remote import (
+    GATHERED,
+    READS,
+    SUMMED_LINKS,
+    Outbox,
+    RemoteConnection,
+    addressed,
+    links_sum,
+)
 from tapete.server.connection import Connection
 from tapete.server.db import error_name
 from tapete.server.errors import ServerError
@@ -103,6 +113,8 @@ LIST_SECONDS: Final = 1.0
 HAND_OFF_WAIT_SECONDS: Final = 5.0
 """Longest a stopping node waits for a table it is taking over, or for an action being written,
 before it gives its tables up."""
+FULL_LINKS_EVERY: Final = 60
+"""Every this many ticks a node's ``links`` carry the list of its sockets even where the sums agree."""
 FORGET_AFTER: Final = 30.0
 """Seconds a node must be gone before this one forgets its messages' numbering (a beat that
 flickers does not read as lost messages)."""
@@ -192,6 +204,10 @@ class ClusterNode:
         self._taking: dict[str, asyncio.Future[bool]] = {}
         self.links: dict[str, Link] = {}
         self._outbox: Outbox | None = None
+        self._links_told = 0
+        """Ticks that told the other nodes this node's sockets joined to their tables."""
+        self._lists_asked: set[str] = set()
+        """Nodes that asked for the list of this node's sockets joined to their tables."""
         self._conn_ids: dict[Connection, str] = {}
         self.remotes: dict[tuple[str, str], RemoteConnection] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -569,12 +585,22 @@ class ClusterNode:
     def _announce_links(self, live: set[str]) -> None:
         """Tell every other live node which of this node's sockets are joined to its tables, so
         that it forgets any whose ``bye`` it missed, and which kinds of message this node reads
-        (``remote.READS``)."""
+        (``remote.READS``). To a node that reads them, as their number and sum, the list itself
+        only when it asked for it (it found the sum not its own) and every ``FULL_LINKS_EVERY``
+        ticks."""
+        self._links_told += 1
         held: dict[str, list[str]] = {n: [] for n in live if n != self.node_id}
         for cid, link in self.links.items():
             held.setdefault(link.owner, []).append(cid)
         for owner, cids in held.items():
-            self.bus.publish(owner, {"k": "links", "cids": cids, "from": self.node_id, "reads": list(READS)})
+            message: dict[str, Any] = {"k": "links", "from": self.node_id, "reads": list(READS)}
+            listed = owner in self._lists_asked or self._links_told % FULL_LINKS_EVERY == 0
+            if listed or not self.outbox.reads(owner, SUMMED_LINKS):
+                message["cids"] = cids
+            else:
+                message["n"], message["x"] = len(cids), links_sum(cids)
+            self.bus.publish(owner, message)
+        self._lists_asked.clear()
 
     # --- the bus ----------------------------------------------------------------------------
     def _on_message(self, m: dict[str, Any]) -> None:
@@ -597,9 +623,15 @@ class ClusterNode:
                 self._unlink(cid, close=True)
         elif kind == "bye":
             self._detach((str(m.get("from")), str(m.get("cid"))))
+        elif kind == "list":  # an owner found this node's sum of sockets not its own
+            self._lists_asked.add(str(m.get("from")))
         elif kind == "links":
             holder, listed = str(m.get("from")), m.get("cids")
             self.outbox.heard_reads(holder, m.get("reads"))
+            if "x" in m and not isinstance(listed, list):
+                mine = [k[1] for k in self.remotes if k[0] == holder]
+                if m.get("n") != len(mine) or m.get("x") != links_sum(mine):
+                    self.bus.publish(holder, {"k": "list", "from": self.node_id})
             if isinstance(listed, list):
                 kept = {str(c) for c in listed}
                 for key in [k for k in self.remotes if k[0] == holder and k[1] not in kept]:

@@ -15,6 +15,7 @@ until then, and to a node that never says so (an older version during a rolling 
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from typing import Final, cast
 
@@ -27,8 +28,20 @@ from tapete.server.table import Message
 
 GATHERED: Final = "outs"
 """The kind of a message that carries one text for several sockets of its node (``cids``)."""
-READS: Final = (GATHERED,)
-"""The kinds beyond ``out`` that this version reads, which its ``links`` messages announce."""
+SUMMED_LINKS: Final = "links-summed"
+"""``links`` that carry the number and sum of their sockets (``n``, ``x``) rather than their list,
+whose receiver asks for the list (``list``) when they differ from what it holds."""
+READS: Final = (GATHERED, SUMMED_LINKS)
+"""The kinds beyond the first version's that this version reads, which its ``links`` announce."""
+
+
+def links_sum(cids: Iterable[str]) -> int:
+    """A sum of socket ids that does not depend on their order (CRC-32 of each, exclusive-or'd):
+    with their number, what two nodes compare to know that they hold the same sockets."""
+    total = 0
+    for cid in cids:
+        total ^= zlib.crc32(cid.encode())
+    return total
 
 
 class Outbox:
@@ -103,4 +116,4 @@ class RemoteConnection(Connection):
         return None
 
 
-__all__ = ["GATHERED", "READS", "Outbox", "RemoteConnection", "addressed"]
+__all__ = ["GATHERED", "READS", "SUMMED_LINKS", "Outbox", "RemoteConnection", "addressed", "links_sum"]
