@@ -85,14 +85,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_node(node_id: str, table_prefix: str, redis_prefix: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_node(
+    node_id: str, table_prefix: str, redis_prefix: str, src: str | None = None, quiet: bool = False
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A node on a free port (of the tree ``src``, else the installed one; ``quiet``: its log
+    discarded), and its address once it answers."""
     port = free_port()
     cmd = [
         sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", PG, "--table-prefix", table_prefix,
         "--redis", REDIS, "--redis-prefix", redis_prefix, "--node-id", node_id, "--bot-delay", "0",
         "--next-hand-wait", "0",  # no seat waits for people to read a hand's result: every seat is scripted
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    env = None if src is None else {**os.environ, "PYTHONPATH": src}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if quiet else None, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

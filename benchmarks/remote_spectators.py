@@ -36,9 +36,8 @@ from typing import Any
 
 import httpx
 import redis
-from cluster_load import cpu_seconds, drop_tables, free_port, service_cpu_seconds  # this folder's
+from cluster_load import cpu_seconds, drop_tables, service_cpu_seconds, start_node  # this folder's
 
-PG = os.environ.get("TAPETE_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("TAPETE_REDIS_URL", "redis://127.0.0.1:6379/0")
 MAX_SPECTATORS = 50
 """A table's own limit on spectators."""
@@ -48,27 +47,6 @@ JOIN_SECONDS = 60.0
 """Longest wait for a table's spectators to join (the first tables' spectators join together)."""
 
 
-def start_node(src: str, node_id: str, table_prefix: str, redis_prefix: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    cmd = [
-        sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", PG, "--table-prefix", table_prefix,
-        "--redis", REDIS, "--redis-prefix", redis_prefix, "--node-id", node_id, "--bot-delay", "0",
-        "--next-hand-wait", "0",
-    ]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": src}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"node {node_id} of {src} did not start")
-
-
 class Pair:
     """Two nodes of one tree, with the load that runs through them."""
 
@@ -76,8 +54,8 @@ class Pair:
         self.src = src
         self.table_prefix = f"bench_{uuid.uuid4().hex[:8]}_"
         self.redis_prefix = f"bench-{uuid.uuid4().hex[:8]}:"
-        self.a, self.url_a = start_node(src, "a", self.table_prefix, self.redis_prefix)
-        started = [start_node(src, "bcdef"[k], self.table_prefix, self.redis_prefix) for k in range(holders)]
+        self.a, self.url_a = start_node("a", self.table_prefix, self.redis_prefix, src, quiet=True)
+        started = [start_node(n, self.table_prefix, self.redis_prefix, src, quiet=True) for n in "bcdef"[:holders]]
         self.holders = [proc for proc, _ in started]
         self.holder_urls = [url for _, url in started]
         self.received = 0
@@ -85,6 +63,21 @@ class Pair:
         self.go = asyncio.Event()
         self.stop = False
         self.tasks: list[asyncio.Task[None]] = []
+
+    def start_tables(self, tables: int, spectators: int) -> None:
+        """Open ``tables`` tables on the owner, each watched by ``spectators`` on the holders."""
+        self.tasks = [asyncio.create_task(table_loop(self, k, spectators)) for k in range(tables)]
+        for task in self.tasks:
+            task.add_done_callback(reported)
+
+    async def shutdown(self) -> None:
+        """End the load and the nodes; drop what they stored."""
+        self.stop = True
+        self.go.set()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.close()
 
     def cpu(self) -> tuple[float, float]:
         """CPU seconds so far of the owner and of the holders together."""
@@ -231,7 +224,7 @@ async def idle(src: str, args: argparse.Namespace) -> dict[str, float]:
     pair = Pair(src, args.holders)
     try:
         await asyncio.sleep(1.5)  # the nodes' links have said what each reads
-        pair.tasks = [asyncio.create_task(table_loop(pair, k, args.spectators)) for k in range(args.tables)]
+        pair.start_tables(args.tables, args.spectators)
         waited = time.monotonic() + JOIN_SECONDS
         while pair.joined < args.tables * args.spectators and time.monotonic() < waited:
             await asyncio.sleep(0.1)
@@ -245,12 +238,7 @@ async def idle(src: str, args: argparse.Namespace) -> dict[str, float]:
             "nodes_cpu_percent": 100 * (cpu2 - cpu) / args.seconds,
         }
     finally:
-        pair.stop = True
-        pair.go.set()
-        for task in pair.tasks:
-            task.cancel()
-        await asyncio.gather(*pair.tasks, return_exceptions=True)
-        pair.close()
+        await pair.shutdown()
 
 
 async def idle_runs(args: argparse.Namespace) -> int:
@@ -269,9 +257,7 @@ async def main_async(args: argparse.Namespace) -> int:
     try:
         await asyncio.sleep(1.5)  # the nodes' links have said what each reads
         for pair in pairs:
-            pair.tasks = [asyncio.create_task(table_loop(pair, k, args.spectators)) for k in range(args.tables)]
-            for task in pair.tasks:
-                task.add_done_callback(reported)
+            pair.start_tables(args.tables, args.spectators)
         await asyncio.sleep(2.0)  # the spectators joined
         results: dict[str, list[dict[str, float]]] = {src: [] for src in trees}
         for r in range(args.rounds):
@@ -289,12 +275,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 print(f"{key:24} new / old {ratio:.2f}")
     finally:
         for pair in pairs:
-            pair.stop = True
-            pair.go.set()
-            for task in pair.tasks:
-                task.cancel()
-            await asyncio.gather(*pair.tasks, return_exceptions=True)
-            pair.close()
+            await pair.shutdown()
     return 0
 
 
