@@ -27,7 +27,7 @@ def test_a_finished_table_answers_game_over_after_a_restart(db: tuple[str, str])
             p.hello(tid, token)
             before = p.recv_type("game_over")
         version = c.get(f"/api/tables/{tid}").json()["version"]
-        assert version > 0
+        assert version > 0 and before["version"] == version  # the same game_over as those there got
     with TestClient(make_app(url, table_prefix=prefix)) as c:
         info = c.get(f"/api/tables/{tid}").json()
         assert info["status"] == "finished" and info["deal"] == "secret"

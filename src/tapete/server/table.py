@@ -233,7 +233,8 @@ class Table:
             self._emit(client, dict(gate.summary))  # the end of the hand the bots are waiting on, not lost
         self._emit(client, self._state(client.seat, None))
         if self.is_over():
-            self._emit(client, {"type": "game_over", "table": self.id, **game_summary(self.game)})
+            over = {"type": "game_over", "table": self.id, "version": self.version, **game_summary(self.game)}
+            self._emit(client, over)  # as it was told to those who were there
         if newly_connected:
             self._broadcast_seats()
 
