@@ -20,8 +20,9 @@ from tapete.errors import TapeteError
 from tapete.players.service import Players
 from tapete.players.sessions import COOKIE, COOKIE_MAX_AGE
 from tapete.players.store import Account
+from tapete.server.address import client_address
 from tapete.server.errors import ServerError
-from tapete.server.http import STATUS, client_address, error_response
+from tapete.server.http import STATUS, error_response
 from tapete.server.requests import read_json
 
 log = logging.getLogger("tapete.players")

@@ -35,6 +35,7 @@ from tapete.cards import Card, card_name
 from tapete.errors import BadRecord, TapeteError
 from tapete.i18n import translator
 from tapete.records import read_record
+from tapete.server.address import client_address
 from tapete.server.errors import ServerError
 from tapete.server.limits import MAX_REPLAY_BODY
 from tapete.server.messages import error_message, explain
@@ -148,10 +149,6 @@ def _lang_of(request: Request) -> str:
     return request_language(request)
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else ""
-
-
 def _refusal(exc: TapeteError, request: Request) -> Response:
     """A refusal as the HTTP answer; a bad or too large record told in the analysis' own words."""
     from tapete.server.http import error_response
@@ -193,8 +190,8 @@ async def analyze_record(request: Request) -> Response:
     try:
         hands = _hand_param(request)
         body = await read_body(request, MAX_REPLAY_BODY, hub.limits.body_seconds)
-        _state(request).rate.admit(_client(request))
-        out = await hub.analyze_record(body, {"hands": hands, "lang": lang}, _client(request))
+        _state(request).rate.admit(client_address(request))
+        out = await hub.analyze_record(body, {"hands": hands, "lang": lang}, client_address(request))
     except TapeteError as exc:
         return _refusal(exc, request)
     return _answer(out, lang)
@@ -206,7 +203,7 @@ async def table_hand_analysis(request: Request) -> Response:
     lang = _lang_of(request)
     n = int(request.path_params["hand"])
     try:
-        table = await hub.find_table(request.path_params["table_id"], _client(request))
+        table = await hub.find_table(request.path_params["table_id"], client_address(request))
         if table.family.load_analysis is None:
             raise ServerError("analysis_unavailable", f"profile {table.profile!r} has no double-dummy analysis")
         key = (table.id, n)
@@ -220,9 +217,9 @@ async def table_hand_analysis(request: Request) -> Response:
         if not 0 <= n < done:
             raise ServerError("hand_not_finished", f"hand {n} is not finished")
         record["hands"] = hands[: n + 1]
-        state.rate.admit(_client(request))
+        state.rate.admit(client_address(request))
         raw = json.dumps(record).encode("utf-8")
-        out = await hub.analyze_record(raw, {"hands": [n], "finished": n, "lang": "en"}, _client(request))
+        out = await hub.analyze_record(raw, {"hands": [n], "finished": n, "lang": "en"}, client_address(request))
         if not json.loads(out)["analysis"].get("out_of_time"):
             state.keep(key, out)
     except TapeteError as exc:

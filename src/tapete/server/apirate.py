@@ -13,6 +13,7 @@ from typing import Final
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tapete.server.address import scope_address
 from tapete.server.errors import ServerError
 from tapete.server.http import error_response
 
@@ -36,8 +37,7 @@ class ApiRate:
         ):
             await self.app(scope, receive, send)
             return
-        client = (scope.get("client") or ("", 0))[0]
-        if hub.api_rate.allow(client):
+        if hub.api_rate.allow(scope_address(scope)):
             await self.app(scope, receive, send)
             return
         limit = f"at most {hub.limits.api_per_client_second:g} calls a second from one address"

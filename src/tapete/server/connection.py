@@ -26,10 +26,9 @@ class Connection:
 
     OUTBOX = 1000
 
-    def __init__(self, ws: WebSocket, rate: tuple[float, float]) -> None:
+    def __init__(self, ws: WebSocket, rate: tuple[float, float], address: str | None = None) -> None:
         self.ws = ws
-        peer = getattr(ws, "client", None)
-        self.address: str | None = None if ws is None else (peer.host if peer is not None else "")
+        self.address = address
         """The client's address (``None`` for a socket another node holds, which counts its asks)."""
         self.seat: int | None = None
         self.lang: str = DEFAULT_LANGUAGE

@@ -23,6 +23,7 @@ import tapete
 from tapete.errors import TapeteError
 from tapete.families import family
 from tapete.i18n import LANGUAGES, negotiate, translator
+from tapete.server.address import client_address
 from tapete.server.analyze import analyze_record, table_hand_analysis
 from tapete.server.errors import ServerError
 from tapete.server.hub import Hub, check_level
@@ -89,10 +90,6 @@ def refusals_answered(endpoint: Endpoint) -> Endpoint:
 def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
-
-
-def client_address(request: Request) -> str:
-    return request.client.host if request.client is not None else ""
 
 
 async def list_profiles(request: Request) -> Response:

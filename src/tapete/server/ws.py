@@ -16,6 +16,7 @@ import logging
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tapete.errors import TapeteError
+from tapete.server.address import client_address
 from tapete.server.connection import Connection
 from tapete.server.errors import ServerError
 from tapete.server.handlers import HANDLERS
@@ -30,30 +31,26 @@ CLOSE_POLICY = 1008
 CLOSE_TRY_AGAIN = 1013
 
 
-def client_address(ws: WebSocket) -> str:
-    return ws.client.host if ws.client is not None else ""
-
-
 async def websocket_endpoint(ws: WebSocket) -> None:
     """One client's socket: messages in order, answers through the connection's writer task."""
     hub: Hub = ws.app.state.hub
     address = client_address(ws)
     await ws.accept()
     if not hub.admission.open_socket(address):
-        conn = Connection(ws, hub.rate)
+        conn = Connection(ws, hub.rate, address)
         conn.lang = request_language(ws)  # no hello yet: the handshake's language
         conn.error(ServerError("too_many_connections", "too many sockets from this address"))
         conn.close(CLOSE_TRY_AGAIN)
         await conn.writer()
         return
     try:
-        await serve_socket(hub, ws)
+        await serve_socket(hub, ws, address)
     finally:
         hub.admission.close_socket(address)
 
 
-async def serve_socket(hub: Hub, ws: WebSocket) -> None:
-    conn = Connection(ws, hub.rate)
+async def serve_socket(hub: Hub, ws: WebSocket, address: str) -> None:
+    conn = Connection(ws, hub.rate, address)
     conn.lang = request_language(ws)  # until a hello names one: refusals before it are in this language
     writer = asyncio.create_task(conn.writer())
     limits = hub.limits

@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tapete.errors import TapeteError
+from tapete.server.address import scope_address
 from tapete.server.apirate import FORWARDED_SCOPE
 from tapete.server.cluster.bus import BusTimeout
 from tapete.server.errors import ServerError
@@ -143,7 +144,7 @@ class TableRouting:
         request: dict[str, Any] = {}
         for _ in range(3):  # until the table's owner answers, or the call is answered here
             try:
-                owner = await node.locate(table_id, (scope.get("client") or ("", 0))[0])
+                owner = await node.locate(table_id, scope_address(scope))
             except TapeteError as exc:
                 await _refuse(exc, scope, receive, send)
                 return
@@ -161,7 +162,7 @@ class TableRouting:
                     "path": path,
                     "query": scope.get("query_string", b"").decode("latin-1"),
                     "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-                    "client": (scope.get("client") or ("", 0))[0],
+                    "client": scope_address(scope),
                     "body": body.decode("latin-1"),
                 }
             if self.forwarding >= FORWARD_AT_ONCE:
@@ -213,7 +214,7 @@ class TableRouting:
                 "path": "/api/tables",
                 "query": scope.get("query_string", b"").decode("latin-1"),
                 "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-                "client": (scope.get("client") or ("", 0))[0],
+                "client": scope_address(scope),
                 "body": "",
             },
         )
