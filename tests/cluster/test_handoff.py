@@ -11,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import signal
 import socket
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +24,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tapete.server.cluster.bus import Bus
-from tapete.server.cluster.lease import Leases
+from tapete.server.cluster.lease import NODE_SECONDS, Leases, NodeNameInUse
 from tapete.server.cluster.node import HELLO_SECONDS, TAKE_WAIT_SECONDS
 from tapete.server.db import Store
 from tests.cluster.inprocess import Nodes, node_of, table_for_seat_zero, wait_until
 from tests.cluster.nodes import Cluster, create_table, open_socket, recv_json
+from tests.server.helpers import free_port
 
 
 @pytest.fixture
@@ -133,3 +137,60 @@ def test_a_stopping_node_hands_its_tables_off_before_its_calls_in_flight_end(clu
         again.send(hello)
         assert recv_json(again)["type"] == "welcome"
     proc.wait(15)
+
+
+def test_a_node_under_a_name_in_use_refuses_to_start_and_changes_nothing(cluster: Cluster, leases: Leases) -> None:
+    """Two processes under one ``--node-id`` would give up each other's leases and share an
+    inbox: the second says so and exits 2, the first plays on; once the first is killed the
+    name is free again as soon as its last heartbeat runs out."""
+    a = cluster.start("a")
+    tid = create_table(a, "runfast", ["human", "easy", "easy"], seed=4)["table"]
+    before = leases.owners([tid])[tid]
+    began = time.monotonic()
+    twin = subprocess.run(cluster.command("a", free_port()), capture_output=True, text=True, timeout=60)
+    assert twin.returncode == 2, twin.stderr
+    assert "another node is running as --node-id a" in twin.stderr and twin.stdout == ""
+    assert time.monotonic() - began >= NODE_SECONDS  # it waited for the name to lapse first
+    assert leases.owners([tid])[tid] == before and before.alive
+    assert httpx.get(f"{a}/api/tables/{tid}", timeout=5).status_code == 200
+    cluster.kill("a")
+    again = cluster.start("a")  # waits out the killed node's heartbeat, then takes its tables
+    wait_until(lambda: (o := leases.owners([tid])[tid]).alive and o.epoch > before.epoch, 15)
+    assert httpx.get(f"{again}/api/tables/{tid}", timeout=5).status_code == 200
+
+
+def test_a_node_started_under_a_live_nodes_name_answers_nothing_and_gives_up(nodes: Nodes, rd: tuple[str, str]) -> None:
+    """A second process under a running node's name (here in the test's process, where `tapete
+    serve`'s own check is not made) holds its inbox unheard while it waits for the name, then
+    gives up: every call forwarded to the running node meanwhile is answered by it alone, and
+    no message from it or to it is taken for lost."""
+    a = nodes.start("a")
+    tid, _ = table_for_seat_zero(a)
+    node_a = node_of(a)
+    epoch = node_a.epochs[tid]
+    answers: list[dict[str, Any]] = []
+    done = threading.Event()
+
+    async def calls() -> int:
+        b = Bus(rd[0], rd[1], "b")
+        await b.start(lambda m: None)
+        try:
+            request = {"method": "GET", "path": f"/api/tables/{tid}", "query": "", "headers": [], "client": ""}
+            while not done.is_set():
+                answers.append(await b.request("a", {"op": "http", "request": {**request, "body": ""}}, 5))
+                await asyncio.sleep(0.05)
+            return b.gaps
+        finally:
+            await b.stop()
+
+    with ThreadPoolExecutor(1) as pool:
+        gaps = pool.submit(asyncio.run, calls())
+        began = time.monotonic()
+        with pytest.raises(NodeNameInUse, match="another node is running as --node-id a"):
+            nodes.start("a")
+        assert time.monotonic() - began >= NODE_SECONDS
+        done.set()
+        assert gaps.result(15) == 0
+    assert len(answers) > 20 and all(x.get("status") == 200 for x in answers), answers
+    assert node_a.bus.gaps == 0 and node_a.epochs[tid] == epoch
+    assert a.get(f"/api/tables/{tid}").status_code == 200

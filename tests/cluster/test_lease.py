@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import sqlalchemy as sa
 
-from tapete.server.cluster.lease import FencedEvent, LeaseLost, Leases
+from tapete.server.cluster.lease import NAME_POLL_SECONDS, NODE_SECONDS, FencedEvent, LeaseLost, Leases
 from tapete.server.db import PG_SESSION_SETTINGS, LogAhead, SeatRow, Store, TableRow
 
 LEASE = 1.0
@@ -285,6 +285,31 @@ def test_a_node_that_leaves_is_forgotten_and_one_long_dead_too(leases: Leases) -
     with leases.store.engine.connect() as c:
         assert {r[0] for r in c.execute(sa.select(leases.nodes.c.node_id))} == {"c"}
     assert leases.live_nodes() == set()
+
+
+def test_a_name_is_taken_by_one_process_and_only_once_its_holder_stops_beating(leases: Leases) -> None:
+    naps: list[float] = []
+    assert leases.name_held_for("n") == 0 and leases.take_name("n")  # new
+    assert 0 < leases.name_held_for("n") <= NODE_SECONDS and not leases.take_name("n")
+    began = time.monotonic()
+    assert leases.wait_for_name("n") == 0  # its holder stopped beating: free once its beat ran out
+    assert NODE_SECONDS - 0.5 < time.monotonic() - began < NODE_SECONDS + 1
+    assert leases.take_name("n")
+
+    def beating(seconds: float) -> None:  # a holder that goes on beating, as a running node does
+        naps.append(seconds)
+        leases.beat("n")
+        time.sleep(seconds)
+
+    left = leases.wait_for_name("n", sleep=beating)
+    assert 0 < left <= NODE_SECONDS and not leases.take_name("n")
+    assert (NODE_SECONDS + 1) / NAME_POLL_SECONDS - 2 <= len(naps) <= (NODE_SECONDS + 1) / NAME_POLL_SECONDS + 1
+    leases.leave("n")  # a holder that stops leaves it at once
+    before = len(naps)
+    assert leases.wait_for_name("n", sleep=beating) == 0 and len(naps) == before
+    with ThreadPoolExecutor(8) as pool:  # processes starting together under one name: one takes it
+        taken = list(pool.map(lambda _: leases.take_name("n"), range(8)))
+    assert taken.count(True) == 1
 
 
 def test_the_leases_vouch_for_the_logs_tables(leases: Leases) -> None:

@@ -360,7 +360,13 @@ class Hub:
         tune()
         await self.scheduler.start()
         self.idle.start()
-        if not await self.ownership.start(self):
+        try:
+            alone = await self.ownership.start(self)
+        except BaseException:  # a node that cannot join its cluster (its name in use): nothing left running
+            await self.idle.stop()
+            await self._stop_workers()
+            raise
+        if not alone:
             return  # one node of several: tables come to it by their leases
         rows: list[TableRow] = await self.db(self.store.load_open_tables)
         gate = asyncio.Semaphore(max(1, self.bot_workers) * 2)
@@ -388,6 +394,10 @@ class Hub:
         await self.ownership.stop()
         for table in list(self.tables.values()):
             await table.close()
+        await self._stop_workers()
+
+    async def _stop_workers(self) -> None:
+        """Stop the bots' scheduler and the log's writer, and close the database."""
         await self.scheduler.stop()
         await self.log_writer.close()
         self.db_executor.shutdown(wait=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tapete.server.handoff import HandingOffServer
 from tapete.server.limits import Limits
-from tapete.server.startup import StartupError, check_database, cluster_settings, safe_url
+from tapete.server.startup import StartupError, check_database, check_node_name, cluster_settings, safe_url
 
 MAX_WS_FRAME = 65536
 """uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
@@ -79,6 +79,8 @@ def serve(
         url = db_url or data_url()
         cluster = cluster_settings(url, redis_url, node_id, redis_prefix, remote_bots) if redis_url else None
         check_database(url, table_prefix)
+        if cluster is not None and node_id:  # a drawn name is this process's alone
+            check_node_name(url, table_prefix, node_id)
     except StartupError as exc:
         print(f"tapete serve: {exc}", file=sys.stderr, flush=True)
         return 2

@@ -99,6 +99,26 @@ def cluster_settings(
     return ClusterSettings(redis_url=redis_url, node_id=node_id, redis_prefix=redis_prefix, remote_bots=remote_bots)
 
 
+def check_node_name(db_url: str, table_prefix: str, node_id: str) -> None:
+    """No node is alive under ``--node-id``, or none is once its last heartbeat runs out (a node
+    killed a moment ago); else ``StartupError``. Two processes under one name would give up each
+    other's leases and share an inbox on the bus; the node itself takes the name as it starts."""
+    from tapete.server.cluster.lease import Leases, NodeNameInUse
+
+    store = Store(db_url, prefix=table_prefix)
+    leases = Leases(store)
+    try:
+        leases.create_schema()
+        left = leases.wait_for_name(node_id)
+    except sa.exc.SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200]
+        raise StartupError(f"cannot use the database {safe_url(db_url)}: {reason}") from None
+    finally:
+        store.dispose()
+    if left > 0:
+        raise StartupError(str(NodeNameInUse(node_id, left)))
+
+
 def safe_url(url: str) -> str:
     """A database URL without its credentials."""
     return url.split("@")[-1] if "@" in url else url
@@ -109,6 +129,7 @@ __all__ = [
     "StartupError",
     "check_database",
     "check_folder",
+    "check_node_name",
     "cluster_settings",
     "safe_url",
     "sqlite_path",

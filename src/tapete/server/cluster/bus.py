@@ -154,14 +154,21 @@ class Bus:
         """When the inbox last heard anything (a message, a ping's answer, a subscription made)."""
         self._gathered: dict[str, _Gathering] = {}
         """The messages of ``publish_gathered`` not queued yet, by node."""
+        self.listening = True
+        """Whether the inbox's messages are handled; until then they are dropped unread
+        (``start(listening=False)``, ``listen``)."""
         self._publishing = RepeatedFailure(log, "bus: publishing", "trying again")
         self._subscribing = RepeatedFailure(log, "bus: the inbox subscription", "subscribing again")
 
-    async def start(self, handler: Handler, on_gap: GapHandler | None = None) -> None:
+    async def start(self, handler: Handler, on_gap: GapHandler | None = None, *, listening: bool = True) -> None:
         """Subscribe to this node's inbox and start publishing; ``handler`` gets every message but replies.
 
         ``on_gap`` is called with a node's name when messages from it to this node were lost.
+        With ``listening=False`` what reaches the inbox is dropped unread (neither handled nor
+        judged by its number) until :meth:`listen`: a node whose name may still be another
+        process's holds its inbox without answering or judging that process's messages.
         """
+        self.listening = listening
         self._handler = handler
         self._on_gap = on_gap
         self._tasks = [
@@ -169,6 +176,10 @@ class Bus:
             asyncio.create_task(self._reader(), name="bus-read"),
         ]
         await asyncio.wait_for(self._subscribed.wait(), 10)
+
+    def listen(self) -> None:
+        """Handle the inbox's messages from now on (after ``start(listening=False)``)."""
+        self.listening = True
 
     async def stop(self) -> None:
         """End the publisher and the inbox (within ``COMMAND_SECONDS``), then close the connections."""
@@ -450,6 +461,8 @@ class Bus:
         return sender, True
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
+        if not self.listening:
+            return
         self.received += 1
         sender, skipped = self._numbered(message)
         try:

@@ -37,6 +37,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,8 @@ LEASE_SECONDS = 3.0
 """How long a lease lasts without renewal; a dead owner's tables move after this."""
 NODE_SECONDS = 3.0
 """How long a node counts as alive after its last heartbeat."""
+NAME_POLL_SECONDS = 0.25
+"""How often a node starting looks again at a name a live node holds."""
 FORGET_NODES_AFTER = 86400.0
 """Seconds after its last heartbeat that a node that did not leave (killed) is forgotten, by
 the next node to start."""
@@ -84,6 +87,16 @@ class Owner:
     node_id: str
     epoch: int
     alive: bool
+
+
+class NodeNameInUse(RuntimeError):
+    """A node is alive under the name a process starting asked for (``--node-id``)."""
+
+    def __init__(self, node_id: str, left: float) -> None:
+        super().__init__(
+            f"another node is running as --node-id {node_id} (alive for {left:.1f} s more): "
+            "give every node its own name, or stop that one first"
+        )
 
 
 def _answers(events: list[FencedEvent], held: set[tuple[str, int]]) -> list[BaseException | None]:
@@ -163,6 +176,15 @@ class Leases:
                 f"INSERT INTO {p}nodes (node_id, expires_at) "
                 "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
                 "ON CONFLICT (node_id) DO UPDATE SET expires_at = excluded.expires_at"
+            ),
+            "take_name": sa.text(
+                f"INSERT INTO {p}nodes (node_id, expires_at) "
+                "VALUES (:n, extract(epoch from clock_timestamp()) + :ttl) "
+                "ON CONFLICT (node_id) DO UPDATE SET expires_at = excluded.expires_at "
+                f"WHERE {p}nodes.expires_at <= extract(epoch from clock_timestamp()) RETURNING node_id"
+            ),
+            "name_alive_for": sa.text(
+                f"SELECT expires_at - extract(epoch from clock_timestamp()) FROM {p}nodes WHERE node_id = :n"
             ),
             "forget_dead_nodes": sa.text(
                 f"DELETE FROM {p}nodes WHERE expires_at < extract(epoch from clock_timestamp()) - :after"
@@ -554,6 +576,29 @@ class Leases:
         with self.engine.begin() as c:
             c.execute(self._q["beat"], {"n": node_id, "ttl": NODE_SECONDS})
 
+    def name_held_for(self, node_id: str) -> float:
+        """Seconds the node alive under ``node_id`` has left (0: none is)."""
+        with self.engine.connect() as c:
+            left = c.execute(self._q["name_alive_for"], {"n": node_id}).scalar()
+        return max(0.0, float(left or 0.0))
+
+    def wait_for_name(self, node_id: str, sleep: Callable[[float], None] = time.sleep) -> float:
+        """Wait, up to ``NODE_SECONDS`` and a second, for ``node_id`` to be held by no live node:
+        a node killed a moment ago counts as alive until its last heartbeat runs out, one that
+        stops leaves at once. 0 when it is free; else the seconds its holder, which kept beating
+        all along (another process running under that name), has left."""
+        deadline = time.monotonic() + NODE_SECONDS + 1.0
+        while (left := self.name_held_for(node_id)) > 0 and time.monotonic() < deadline:
+            sleep(NAME_POLL_SECONDS)
+        return left
+
+    def take_name(self, node_id: str) -> bool:
+        """Take ``node_id`` for this process, as alive for ``NODE_SECONDS``, unless a live node
+        holds it; whether it was taken. One statement decides, so of processes starting together
+        under one name one takes it."""
+        with self.engine.begin() as c:
+            return c.execute(self._q["take_name"], {"n": node_id, "ttl": NODE_SECONDS}).first() is not None
+
     def leave(self, node_id: str) -> None:
         """This node stops: it no longer counts as alive (no other node waits on it), and its row
         goes (node names drawn at each start would otherwise pile up)."""
@@ -565,4 +610,13 @@ class Leases:
             return {str(r[0]) for r in c.execute(self._q["alive"])}
 
 
-__all__ = ["LEASE_SECONDS", "NODE_SECONDS", "FencedEvent", "LeaseLost", "Leases", "Owner"]
+__all__ = [
+    "LEASE_SECONDS",
+    "NAME_POLL_SECONDS",
+    "NODE_SECONDS",
+    "FencedEvent",
+    "LeaseLost",
+    "Leases",
+    "NodeNameInUse",
+    "Owner",
+]

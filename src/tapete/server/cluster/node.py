@@ -57,7 +57,7 @@ from tapete.server.cluster.botqueue import RemoteDecisions
 from tapete.server.cluster.bus import DEAD_AFTER, PING_AFTER, Bus, BusTimeout
 from tapete.server.cluster.fencedlog import FencedLog
 from tapete.server.cluster.httproute import forwarded_table, run_request
-from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, Owner
+from tapete.server.cluster.lease import LEASE_SECONDS, NODE_SECONDS, LeaseLost, Leases, NodeNameInUse, Owner
 from tapete.server.cluster.lobby import PeerTables
 from tapete.server.cluster.ownership import Append, Figure, SetOverride, Step, StoreTable
 from tapete.server.cluster.remote import (
@@ -250,11 +250,11 @@ class ClusterNode:
         self._hub = hub
         self._leases = Leases(hub.store, lease_seconds=self.settings.lease_seconds)
         await hub.db(self.leases.create_schema)
-        await hub.db(self.leases.release_all, self.node_id)
         self._log = FencedLog(self.leases, self.node_id, hub.db)
         self._bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.node_id)
         self._outbox = Outbox(self._bus, self.node_id)
-        await self.bus.start(self._on_message, self._lost_messages)
+        await self.bus.start(self._on_message, self._lost_messages, listening=False)
+        await self._take_name()
         if self.settings.remote_bots:
             self.bots = RemoteDecisions(self.bus, self.settings.redis_prefix, hub.limits)
             await self.bots.start()
@@ -264,6 +264,21 @@ class ClusterNode:
         self._watcher = asyncio.create_task(self._watch_leases(), name="cluster-lease-watch")
         log.info("node %s joined the cluster", self.node_id)
         return False
+
+    async def _take_name(self) -> None:
+        """Make ``node_id`` this process's, or raise ``NodeNameInUse``. Its inbox is held first,
+        unheard, so that nothing sent once the name is taken (and the node alive to the others)
+        is missed, and nothing sent to another process under that name meanwhile is answered or
+        judged; the leases a former holder left are given up."""
+        left = await self.hub.db(self.leases.wait_for_name, self.node_id)
+        if left == 0:
+            await self.hub.db(self.leases.release_all, self.node_id)
+            self.bus.listen()
+            if await self.hub.db(self.leases.take_name, self.node_id):
+                return
+            left = NODE_SECONDS  # another process took it meanwhile
+        await self.bus.stop()
+        raise NodeNameInUse(self.node_id, left)
 
     async def hand_off(self) -> None:
         """The node begins to stop: it gives every table up at once, so that the other nodes take
