@@ -114,7 +114,10 @@ function connect() {
     S.outbox = []; // a lost connection: what was asked meanwhile is not sent later
     $("status").textContent = t("Disconnected. Reconnecting…");
     S.retries += 1;
-    setTimeout(connect, Math.min(RECONNECT_MAX, 500 * 2 ** Math.min(S.retries, 5)));
+    // waits that double up to 15 s, each half of it drawn at random: the sockets a stopping or
+    // dead node closed together come back over a spread of time, not all in one instant
+    const wait = Math.min(RECONNECT_MAX, 500 * 2 ** Math.min(S.retries, 5));
+    setTimeout(connect, wait / 2 + Math.random() * (wait / 2));
   };
 }
 function keepAlive() {
