@@ -157,14 +157,7 @@ class TableRouting:
                 except TapeteError as exc:
                     await _refuse(exc, scope, receive, send)
                     return
-                request = {
-                    "method": scope["method"],
-                    "path": path,
-                    "query": scope.get("query_string", b"").decode("latin-1"),
-                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-                    "client": scope_address(scope),
-                    "body": body.decode("latin-1"),
-                }
+                request = forwarded_request(scope, scope["method"], path, body)
             if self.forwarding >= FORWARD_AT_ONCE:
                 await _refuse(
                     ServerError("busy", "too many calls wait for other nodes; try again"), scope, receive, send
@@ -209,14 +202,7 @@ class TableRouting:
     async def _list(self, node: ClusterNode, scope: Scope, receive: Receive, send: Send) -> None:
         local = await run_request(
             scope["app"],  # the whole application (the call is marked forwarded: it passes here untouched)
-            {
-                "method": "GET",
-                "path": "/api/tables",
-                "query": scope.get("query_string", b"").decode("latin-1"),
-                "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
-                "client": scope_address(scope),
-                "body": "",
-            },
+            forwarded_request(scope, "GET", "/api/tables", b""),
         )
         if local["status"] == 200:
             tables = json.loads(local["body"].encode("latin-1"))
@@ -229,6 +215,19 @@ class TableRouting:
             local["body"] = json.dumps(tables, separators=(",", ":"))
             local["headers"] = [[k, v] for k, v in local["headers"] if k.lower() != "content-length"]
         await _respond(send, local)
+
+
+def forwarded_request(scope: Scope, method: str, path: str, body: bytes) -> dict[str, Any]:
+    """A call as it travels to another node (:func:`run_request` runs it there): the scope's
+    query, headers and caller's address with ``method``, ``path`` and ``body``, as JSON text."""
+    return {
+        "method": method,
+        "path": path,
+        "query": scope.get("query_string", b"").decode("latin-1"),
+        "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", [])],
+        "client": scope_address(scope),
+        "body": body.decode("latin-1"),
+    }
 
 
 def _replaying(body: bytes) -> Receive:
