@@ -145,9 +145,18 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def http_json(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
-    """A tiny HTTP/1.1 client (keeps the benchmark free of extra dependencies)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+def person_address(k: int) -> str:
+    """The loopback address the ``k``-th person's calls and socket come from: one each, as people
+    at their own tables have, so that the server's per-address allowances (30 API calls a second)
+    limit each person, not the whole benchmark."""
+    return f"127.0.{1 + k // 250}.{k % 250 + 2}"
+
+
+async def http_json(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> Any:
+    """A tiny HTTP/1.1 client (keeps the benchmark free of extra dependencies); ``local``: the
+    address the call comes from."""
+    where = (local, 0) if local is not None else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=where)
     data = json.dumps(body).encode() if body is not None else b""
     method = "POST" if body is not None else "GET"
     head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -259,22 +268,30 @@ class Pace:
         self.actions = 0
         self.errors = 0
         self.games = 0
+        self.tables_opened = 0
+        self.refused_tables = 0
+        """Table creations the server refused (a person asks again a second later)."""
 
 
-async def person(port: int, profile: str, seats: int, seed: int, pace: Pace, until: float) -> None:
-    """One table: a person answering each turn after 2–5 s, easy bots in the other seats."""
+async def person(port: int, profile: str, seats: int, seed: int, pace: Pace, until: float, address: str) -> None:
+    """One table: a person answering each turn after 2–5 s, easy bots in the other seats; the
+    person's calls and socket come from ``address``."""
     from websockets.asyncio.client import connect
 
     from tapete.server.deltas import ViewReader
 
     rng = random.Random(seed)
     while time.monotonic() < until:
-        t = await http_json(
-            port, "/api/tables", {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
-        )
+        plan = {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
+        t = await http_json(port, "/api/tables", plan, local=address)
+        if "table" not in t:  # refused: counted, and asked again a second later
+            pace.refused_tables += 1
+            await asyncio.sleep(1.0)
+            continue
+        pace.tables_opened += 1
         seed += 7919
         reader = ViewReader()
-        async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None, local_addr=(address, 0)) as ws:
             hello = {"type": "hello", "table": t["table"], "token": t["seats"][0]["token"], "deltas": DELTAS}
             await ws.send(json.dumps(hello))
             sent_at: float | None = None
@@ -349,7 +366,8 @@ async def human_pace(args: argparse.Namespace) -> None:
             until = time.monotonic() + args.ramp + seconds + 1.0
             tasks: list[asyncio.Task[None]] = []
             for i in range(tables):
-                tasks.append(asyncio.create_task(person(port, args.profile, seats, 1 + i, pace, until)))
+                task = person(port, args.profile, seats, 1 + i, pace, until, person_address(i))
+                tasks.append(asyncio.create_task(task))
                 await asyncio.sleep(args.ramp / tables)
             c0, w0, t0 = cpu_seconds(proc.pid), children_cpu_seconds(proc.pid), time.monotonic()
             me0 = time.process_time()
@@ -366,8 +384,9 @@ async def human_pace(args: argparse.Namespace) -> None:
             counters = await http_text(port, "/metrics")
             if spy is not None:
                 spy.wait(60)
-            for task in tasks:
-                task.cancel()
+            failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
+            for t in tasks:
+                t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         finally:
             proc.terminate()
@@ -376,6 +395,10 @@ async def human_pace(args: argparse.Namespace) -> None:
     print(
         f"human pace: {tables} tables of {args.profile} (1 person acting after 2-5 s + {seats - 1} easy bots,"
         f" bot delay 0.6 s), measured {wall:.0f} s after a {args.ramp:.0f} s ramp"
+    )
+    print(
+        f"  tables opened: {pace.tables_opened} (refused {pace.refused_tables}); people whose client failed:"
+        f" {len(failed)}{f' ({failed[0]!r})' if failed else ''}"
     )
     print(f"  accepted actions: {pace.actions} ({pace.actions / wall:.0f}/s), errors {pace.errors}")
     print(
