@@ -176,18 +176,21 @@ async def http_text(port: int, path: str) -> str:
     return raw.split(b"\r\n\r\n", 1)[1].decode()
 
 
-async def tapete_client(port: int, profile: str, seats: int, seed: int, until: float, lat: list[float]) -> int:
+async def tapete_client(
+    port: int, profile: str, seats: int, seed: int, until: float, lat: list[float], address: str = "127.0.0.1"
+) -> int:
     from websockets.asyncio.client import connect
 
-    t = await http_json(
-        port, "/api/tables", {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
-    )
+    plan = {"profile": profile, "seats": ["human"] + ["easy"] * (seats - 1), "seed": seed}
+    t = await http_json(port, "/api/tables", plan, local=address)
+    if "table" not in t:
+        raise SystemExit(f"the server refused a table: {t}")
     table, token = t["table"], t["seats"][0]["token"]
     version = 0
     from tapete.server.deltas import ViewReader
 
     reader = ViewReader()
-    async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+    async with connect(f"ws://127.0.0.1:{port}/ws", local_addr=(address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "table": table, "token": token, "deltas": DELTAS}))
         sent_at: float | None = None
         sent_version = -1
@@ -429,7 +432,10 @@ async def run(args: argparse.Namespace) -> None:
             t0 = time.monotonic()
             until = t0 + seconds
             versions = await asyncio.gather(
-                *(tapete_client(port, args.profile, seats, 100 + i, until, lat) for i in range(tables))
+                *(
+                    tapete_client(port, args.profile, seats, 100 + i, until, lat, person_address(i))
+                    for i in range(tables)
+                )
             )
             elapsed = time.monotonic() - t0
         finally:
