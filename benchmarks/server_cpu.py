@@ -196,9 +196,11 @@ def start(
     raise SystemExit(f"{kind} server did not start")
 
 
-async def http_body(port: int, path: str, body: dict[str, Any] | None = None) -> bytes:
-    """A tiny HTTP/1.1 client (no extra dependencies): the answer's body."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def http_body(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> bytes:
+    """A tiny HTTP/1.1 client (no extra dependencies): the answer's body; ``local``: the address
+    the call comes from."""
+    where = (local, 0) if local is not None else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=where)
     data = json.dumps(body).encode() if body is not None else b""
     method = "POST" if body is not None else "GET"
     head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -209,8 +211,8 @@ async def http_body(port: int, path: str, body: dict[str, Any] | None = None) ->
     return raw.split(b"\r\n\r\n", 1)[1]
 
 
-async def http_json(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
-    return json.loads(await http_body(port, path, body))
+async def http_json(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> Any:
+    return json.loads(await http_body(port, path, body, local))
 
 
 async def log_batching(port: int) -> str:
@@ -277,12 +279,23 @@ async def seat_client(
 
 
 async def table_loop(
-    port: int, profile: str, seats: int, seed: int, counter: Counter, until: float, deltas: bool = True
+    port: int,
+    profile: str,
+    seats: int,
+    seed: int,
+    counter: Counter,
+    until: float,
+    deltas: bool = True,
+    address: str = "127.0.0.1",
 ) -> None:
-    """One table after another (a finished game is replaced), every seat scripted."""
+    """One table after another (a finished game is replaced), every seat scripted; each table is
+    created from ``address`` (one a loop: the server allows an address 30 API calls a second)."""
     n = 0
     while time.monotonic() < until:
-        t = await http_json(port, "/api/tables", {"profile": profile, "seats": ["human"] * seats, "seed": seed + n})
+        plan = {"profile": profile, "seats": ["human"] * seats, "seed": seed + n}
+        t = await http_json(port, "/api/tables", plan, address)
+        if "table" not in t:
+            raise SystemExit(f"the server refused a table: {t}")
         n += 1
         tokens = [s["token"] for s in t["seats"]]
         await asyncio.gather(
@@ -372,7 +385,16 @@ Clients = Callable[[int, Counter, float], list[Coroutine[Any, Any, None]]]
 def tapete_clients(args: argparse.Namespace) -> Clients:
     """A table loop for each of ``--tables`` tables, every seat scripted."""
     return lambda port, counter, until: [
-        table_loop(port, args.profile, args.seats, 1000 + 97 * i, counter, until, not args.full_states)
+        table_loop(
+            port,
+            args.profile,
+            args.seats,
+            1000 + 97 * i,
+            counter,
+            until,
+            not args.full_states,
+            f"127.0.{1 + i // 250}.{i % 250 + 2}",
+        )
         for i in range(args.tables)
     ]
 
