@@ -641,3 +641,38 @@ def test_a_node_heard_unnumbered_is_no_longer_the_process_heard_before(rd: tuple
             await y.stop()
 
     asyncio.run(scenario())
+
+
+def test_an_inbox_held_unheard_neither_handles_nor_judges_what_reaches_it(rd: tuple[str, str]) -> None:
+    """A second process under y's name holds y's inbox unheard (``listening=False``) while it
+    waits for the name: it handles nothing and takes nothing for lost, so y and x go on as if
+    it were not there; once it listens, what x numbered for y reaches it without a judgement."""
+    url, prefix = rd
+
+    async def scenario() -> None:
+        x = Bus(url, prefix, "x")
+        await x.start(lambda m: None)
+        y = Bus(url, prefix, "y")
+        got, gaps = await recording(y)
+        twin = Bus(url, prefix, "y")
+        twin_got: list[int] = []
+        twin_gaps: list[str] = []
+        try:
+            y.publish("x", {"k": "out", "n": 0})  # x hears y: what it sends y is numbered for y
+            await until(lambda: x.incarnation_of("y") == y.incarnation)
+            x.publish("y", {"k": "out", "n": 1})
+            await until(lambda: got == [1])
+            await twin.start(lambda m: twin_got.append(m["n"]), twin_gaps.append, listening=False)
+            for n in (2, 3, 4):
+                x.publish("y", {"k": "out", "n": n})
+            await until(lambda: got == [1, 2, 3, 4])
+            assert twin_got == [] and twin.received == 0 and twin.gaps == 0
+            twin.listen()
+            x.publish("y", {"k": "out", "n": 5})
+            await until(lambda: got == [1, 2, 3, 4, 5] and twin_got == [5])
+            assert gaps == [] and twin_gaps == [] and x.gaps == 0
+        finally:
+            for bus in (twin, y, x):
+                await bus.stop()
+
+    asyncio.run(scenario())
