@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tapete.server import startup
+from tapete.server.httpguard import Proxies
 from tapete.server.limits import Limits
 from tests.server.helpers import Player, create_table, free_port, make_app, start_server, wait_until_up
 
@@ -158,6 +159,74 @@ def test_slow_headers_are_cut_off(tmp_path: Path) -> None:
         proc.wait(10)
         if proc.stderr:
             proc.stderr.close()
+
+
+def _connect_from(address: str, port: int) -> socket.socket:
+    s = socket.socket()
+    s.bind((address, 0))
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def _closed_by_server(s: socket.socket, wait: float) -> bool:
+    s.settimeout(wait)
+    try:
+        return s.recv(1) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
+    """uvicorn answers everybody 503 once 1,000 connections are open: ``tapete serve`` closes a
+    connection beyond ``http_connections_per_client`` from one address as it arrives, so others
+    are still served; a connection stops counting once it closes or becomes a WebSocket, and the
+    load balancers' addresses (127.0.0.1 by default) are not bounded."""
+    from websockets.sync.client import connect
+
+    cap = Limits().http_connections_per_client
+    port = free_port()
+    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    held: list[socket.socket] = []
+    try:
+        wait_until_up(proc, f"http://127.0.0.1:{port}")
+        held = [_connect_from("127.0.0.2", port) for _ in range(cap)]
+        assert not any(_closed_by_server(s, 0.01) for s in held[:-1]) and not _closed_by_server(held[-1], 0.5)
+        extra = _connect_from("127.0.0.2", port)
+        assert _closed_by_server(extra, 5)
+        extra.close()
+        other = _connect_from("127.0.0.3", port)
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert other.recv(1024).startswith(b"HTTP/1.1 200")
+        other.close()
+        held.extend(_connect_from("127.0.0.1", port) for _ in range(20))  # a load balancer's
+        assert not any(_closed_by_server(s, 0.01) for s in held[cap:-1]) and not _closed_by_server(held[-1], 0.5)
+        held.pop(0).close()
+        time.sleep(0.3)  # the server sees it closed
+        with connect(f"ws://127.0.0.1:{port}/ws", sock=_connect_from("127.0.0.2", port)) as ws:
+            ws.send('{"type": "ping", "id": 1}')  # the WebSocket counts no more as an HTTP connection
+            last = _connect_from("127.0.0.2", port)
+            held.append(last)
+            assert not _closed_by_server(last, 0.5)
+            beyond = _connect_from("127.0.0.2", port)
+            held.append(beyond)
+            assert _closed_by_server(beyond, 5)
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def test_the_load_balancers_are_named_as_uvicorn_names_them() -> None:
+    proxies = Proxies("10.0.0.2, 192.168.0.0/16,fd00::/8, lb.internal")
+    assert "10.0.0.2" in proxies and "192.168.4.5" in proxies and "fd00::1" in proxies and "lb.internal" in proxies
+    assert "10.0.0.3" not in proxies and "172.16.0.1" not in proxies and "::1" not in proxies and "" not in proxies
+    assert "203.0.113.9" in Proxies("*") and "127.0.0.1" not in Proxies("")
 
 
 def _serve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

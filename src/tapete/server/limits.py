@@ -35,6 +35,9 @@ class Limits:
     """Sockets holding one seat at once (``too_many_connections``)."""
     connections_per_client: int = 64
     """Sockets from one address at once (``too_many_connections``, close code 1013)."""
+    http_connections_per_client: int = 100
+    """HTTP connections open from one address at once, not counting the load balancers of
+    ``--forwarded-allow-ips`` (``tapete serve``); one beyond is closed as it arrives."""
     spectators_per_table: int = 50
     """Spectators of one table (``too_many_spectators``)."""
     tables_per_client_minute: int = 20

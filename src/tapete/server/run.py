@@ -99,11 +99,12 @@ def serve(
     )
     node = f", node {cluster.node_id} on {safe_url(cluster.redis_url)}" if cluster else ""
     print(f"tapete server: open {public}/  (database: {safe_url(url)}{node})", flush=True)
+    trusted = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")  # as uvicorn reads it
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=guarded_protocol(limits.header_seconds),
+        http=guarded_protocol(limits.header_seconds, limits.http_connections_per_client, trusted),
         ws=TableSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
         limit_concurrency=MAX_HTTP_CONNECTIONS,
