@@ -178,6 +178,78 @@ def _closed_by_server(s: socket.socket, wait: float) -> bool:
         return True
 
 
+@pytest.fixture
+def many_files() -> None:
+    """Room for a few thousand sockets in this process and the server it starts."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        pytest.skip(f"this system allows {hard} open files a process; the test needs 4096")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 4096) if hard == resource.RLIM_INFINITY else hard, hard))
+
+
+def test_a_thousand_sockets_leave_the_pages_served_and_a_thousand_idle_connections_do_not(
+    tmp_path: Path, many_files: None
+) -> None:
+    """uvicorn's own bound answered every request 503 once 1,000 connections *or WebSockets*
+    were open: a server at a thousand tables refused its pages and its ``/healthz``. WebSockets
+    now count apart; 1,000 idle HTTP connections (from ten addresses) still fill the server's
+    room for them, and the next one is closed as it arrives."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    from tapete.server.run import MAX_HTTP_CONNECTIONS
+
+    per_address = Limits().http_connections_per_client
+    port = free_port()
+    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    async def sockets_open() -> int:
+        sockets = [
+            await connect(f"ws://127.0.0.1:{port}/ws", local_addr=(f"127.0.1.{2 + i // 50}", 0))
+            for i in range(MAX_HTTP_CONNECTIONS + 10)
+        ]
+        try:
+            return await asyncio.to_thread(_health_from, "127.0.2.2", port)
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    held: list[socket.socket] = []
+    try:
+        wait_until_up(proc, f"http://127.0.0.1:{port}")
+        assert asyncio.run(sockets_open()) == 200
+        time.sleep(0.5)  # the server sees them closed
+        addresses = [f"127.0.3.{2 + i // per_address}" for i in range(MAX_HTTP_CONNECTIONS)]
+        held = [_connect_from(address, port) for address in addresses]
+        assert not _closed_by_server(held[-1], 0.5)
+        beyond = _connect_from("127.0.4.2", port)
+        held.append(beyond)
+        assert _closed_by_server(beyond, 5)
+        for s in held:
+            s.close()
+        held = []
+        time.sleep(0.5)
+        assert _health_from("127.0.4.2", port) == 200
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def _health_from(address: str, port: int) -> int:
+    with _connect_from(address, port) as s:
+        s.settimeout(10)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return int(s.recv(1024).split(b" ", 2)[1])
+
+
 def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
     """uvicorn answers everybody 503 once 1,000 connections are open: ``tapete serve`` closes a
     connection beyond ``http_connections_per_client`` from one address as it arrives, so others

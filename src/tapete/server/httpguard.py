@@ -1,4 +1,4 @@
-"""uvicorn's HTTP/1.1 protocol with a header deadline and a bound on each address's connections.
+"""uvicorn's HTTP/1.1 protocol with a header deadline and bounds on the connections open.
 
 uvicorn closes idle keep-alive connections (``timeout_keep_alive``) but waits forever
 for a request whose headers trickle in. ``guarded_protocol(seconds)`` is an ``h11``
@@ -6,13 +6,15 @@ protocol class that closes a connection whose request headers are not complete
 ``seconds`` after it opened or after its last answer; the header size is bounded by
 h11 (``h11_max_incomplete_event_size``, 16 KiB: a larger head gets a 400).
 
-uvicorn also answers every request 503 once ``limit_concurrency`` connections are open,
-whoever holds them: one address opening a thousand connections and sending nothing would
-shut everybody out. With ``per_address`` a connection beyond that many open from its address
-is closed as it arrives. A connection counts until it closes or becomes a WebSocket (the
-sockets of an address have their own bound, ``Limits.connections_per_client``). The load
-balancers (``trusted``: the ``--forwarded-allow-ips`` addresses and networks) carry many
-people's connections and are not bounded.
+It also bounds the HTTP connections open: ``most`` in all, ``per_address`` from one address
+(a connection beyond either is closed as it arrives). uvicorn's own ``limit_concurrency``
+cannot serve: it answers every request 503 once that many connections *or WebSockets* are
+open, so a server holding a thousand tables' sockets would refuse its pages, its API and its
+``/healthz``, and one address opening a thousand idle connections would shut everybody out.
+A connection counts until it closes or becomes a WebSocket (sockets have their own bounds:
+``Limits.connections_per_client``, ``Limits.open_tables``). The load balancers (``trusted``:
+the ``--forwarded-allow-ips`` addresses and networks) carry many people's connections: they
+count in all, not per address.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import ipaddress
 import logging
 import time
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -57,25 +59,66 @@ class Proxies:
         return any(address in network for network in self.networks)
 
 
+class OpenConnections:
+    """The HTTP connections one server holds open, in all and per address, against their bounds
+    (``None``: none); the load balancers' addresses (``trusted``) count only in all."""
+
+    def __init__(self, most: int | None = None, per_address: int | None = None, trusted: str = "") -> None:
+        self.most = most
+        self.per_address = per_address
+        self.trusted = Proxies(trusted)
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+        self._refused = 0
+        self._said_at = -REFUSED_WARNING_SECONDS
+
+    def _bounded(self, host: str) -> bool:
+        return self.per_address is not None and host != "" and host not in self.trusted
+
+    def open(self, host: str) -> bool:
+        """Count a connection from ``host``; ``False`` (not counted) when a bound is reached."""
+        if self.most is not None and self.total >= self.most:
+            self._refuse(f"the server holds {self.most}")
+            return False
+        bounded = self._bounded(host)
+        if bounded and self.by_address[host] >= (self.per_address or 0):
+            self._refuse(f"{host} holds {self.per_address}")
+            return False
+        self.total += 1
+        if bounded:
+            self.by_address[host] += 1
+        return True
+
+    def close(self, host: str) -> None:
+        """A connection counted by :meth:`open` closed (or became a WebSocket)."""
+        self.total -= 1
+        if self._bounded(host):
+            self.by_address[host] -= 1
+            if self.by_address[host] <= 0:
+                del self.by_address[host]
+
+    def _refuse(self, why: str) -> None:
+        self._refused += 1
+        now = time.monotonic()
+        if now - self._said_at >= REFUSED_WARNING_SECONDS:
+            log.warning("closed %d HTTP connection(s) as they arrived (latest: %s open)", self._refused, why)
+            self._refused, self._said_at = 0, now
+
+
 class HeaderDeadlineProtocol(H11Protocol):
     """An ``H11Protocol`` that closes connections whose request head is late, and those beyond
-    ``per_address`` open from one address."""
+    the bounds of ``open_connections``."""
 
     header_seconds: float = 10.0
-    per_address: int | None = None
-    """Connections one address may hold open (``None``: any number)."""
-    trusted: Proxies = Proxies("")
-    open_by_address: ClassVar[Counter[str]] = Counter()
-    """Connections open per address (each class made by :func:`guarded_protocol` has its own)."""
-    refused: ClassVar[list[float]] = [0.0, 0.0]
-    """Connections closed as they arrived because their address held too many since the last
-    warning, and when that warning was written (one a minute at most)."""
+    open_connections: OpenConnections = OpenConnections()
+    """The bounds and counts of the server's connections (each class made by
+    :func:`guarded_protocol` has its own)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
         self._counted: str | None = None
-        """The address this connection is counted against, until it closes or is upgraded."""
+        """The address this connection is counted under, until it closes or is upgraded."""
 
     def _arm(self) -> None:
         if self._head_timer is not None:
@@ -91,16 +134,12 @@ class HeaderDeadlineProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if self.per_address is not None:
-            peer = transport.get_extra_info("peername")
-            host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-            if host and host not in self.trusted:
-                if self.open_by_address[host] >= self.per_address:
-                    transport.close()
-                    self._warn_refused(host)
-                    return
-                self.open_by_address[host] += 1
-                self._counted = host
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if not self.open_connections.open(host):
+            transport.close()
+            return
+        self._counted = host
         self._arm()
 
     def on_response_complete(self) -> None:
@@ -118,40 +157,24 @@ class HeaderDeadlineProtocol(H11Protocol):
         self._uncount()
         super().handle_websocket_upgrade(event)
 
-    def _warn_refused(self, host: str) -> None:
-        self.refused[0] += 1
-        now = time.monotonic()
-        if now - self.refused[1] >= REFUSED_WARNING_SECONDS:
-            log.warning(
-                "closed %d connection(s) as they arrived, from addresses holding %d open (the latest: %s)",
-                int(self.refused[0]), self.per_address, host,
-            )  # fmt: skip
-            self.refused[0], self.refused[1] = 0.0, now
-
-    def _uncount(self) -> None:
-        host, self._counted = self._counted, None
-        if host is not None:
-            self.open_by_address[host] -= 1
-            if self.open_by_address[host] <= 0:
-                del self.open_by_address[host]
-
     def _disarm(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
 
-
-def guarded_protocol(seconds: float, per_address: int | None = None, trusted: str = "") -> type[HeaderDeadlineProtocol]:
-    """The protocol class to give uvicorn (``http=``) for a header deadline of ``seconds`` and at
-    most ``per_address`` connections open from an address not among ``trusted``."""
-    attributes: dict[str, object] = {
-        "header_seconds": seconds,
-        "per_address": per_address,
-        "trusted": Proxies(trusted),
-        "open_by_address": Counter(),
-        "refused": [0.0, -REFUSED_WARNING_SECONDS],
-    }
-    return type("HeaderDeadline", (HeaderDeadlineProtocol,), attributes)
+    def _uncount(self) -> None:
+        host, self._counted = self._counted, None
+        if host is not None:
+            self.open_connections.close(host)
 
 
-__all__ = ["HeaderDeadlineProtocol", "Proxies", "guarded_protocol"]
+def guarded_protocol(
+    seconds: float, most: int | None = None, per_address: int | None = None, trusted: str = ""
+) -> type[HeaderDeadlineProtocol]:
+    """The protocol class to give uvicorn (``http=``) for a header deadline of ``seconds``, at most
+    ``most`` HTTP connections open and ``per_address`` from an address not among ``trusted``."""
+    bounds = OpenConnections(most, per_address, trusted)
+    return type("HeaderDeadline", (HeaderDeadlineProtocol,), {"header_seconds": seconds, "open_connections": bounds})
+
+
+__all__ = ["HeaderDeadlineProtocol", "OpenConnections", "Proxies", "guarded_protocol"]

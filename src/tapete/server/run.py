@@ -15,7 +15,8 @@ from tapete.server.startup import StartupError, check_database, check_node_name,
 MAX_WS_FRAME = 65536
 """uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
 MAX_HTTP_CONNECTIONS = 1000
-"""Connections uvicorn serves at once; beyond it answers 503."""
+"""HTTP connections open at once (WebSockets apart); one beyond is closed as it arrives
+(``tapete.server.httpguard``)."""
 
 
 STARTUP_FAILURE = 3
@@ -104,10 +105,9 @@ def serve(
         app,
         host=host,
         port=port,
-        http=guarded_protocol(limits.header_seconds, limits.http_connections_per_client, trusted),
+        http=guarded_protocol(limits.header_seconds, MAX_HTTP_CONNECTIONS, limits.http_connections_per_client, trusted),
         ws=TableSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
-        limit_concurrency=MAX_HTTP_CONNECTIONS,
         timeout_keep_alive=5,
         log_level="warning",
         proxy_headers=True,
