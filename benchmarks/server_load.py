@@ -83,7 +83,16 @@ def serve_tapete(port: int, db: str, bot_delay: float = 0.0, bot_workers: int = 
         tables_per_client_minute=100_000, open_tables=100_000, connections_per_client=100_000, decision_queue=20_000
     )
     app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, rate_limit=(1000.0, 1000.0), limits=limits)
-    try:  # the WebSocket protocol ``tapete serve`` runs (a tree before it had none: uvicorn's own)
+    try:  # uvicorn's settings as ``tapete serve`` has them (a tree before them: its WebSocket protocol, or none)
+        from tapete.server.run import served_config
+    except ImportError:
+        pass
+    else:
+        config = served_config(app, "127.0.0.1", port, limits)
+        config.backlog = 4096
+        uvicorn.Server(config).run()
+        return
+    try:
         from tapete.server.wsprotocol import TableSocketProtocol
 
         ws: Any = TableSocketProtocol

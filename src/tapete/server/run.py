@@ -7,6 +7,9 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
+
+import uvicorn
 
 from tapete.server.handoff import HandingOffServer
 from tapete.server.limits import Limits
@@ -48,6 +51,30 @@ def data_url() -> str:
         raise StartupError(f"cannot create the data folder {where}: {exc.strerror or exc}") from None
 
 
+def served_config(
+    app: Any, host: str, port: int, limits: Limits, forwarded_allow_ips: str | None = None
+) -> uvicorn.Config:
+    """uvicorn's settings for serving ``app`` as ``tapete serve`` does (benchmarks measure the
+    server through them too): the guarded HTTP protocol, the table sockets' own protocol, their
+    frame size, keep-alive, and the load balancers whose ``X-Forwarded-For`` names the client."""
+    from tapete.server.httpguard import guarded_protocol
+    from tapete.server.wsprotocol import TableSocketProtocol
+
+    trusted = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")  # as uvicorn reads it
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=guarded_protocol(limits.header_seconds, MAX_HTTP_CONNECTIONS, limits.http_connections_per_client, trusted),
+        ws=TableSocketProtocol,
+        ws_max_size=MAX_WS_FRAME,
+        timeout_keep_alive=5,
+        log_level="warning",
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -70,11 +97,7 @@ def serve(
     names the proxies whose ``X-Forwarded-For`` gives the client's address, which the
     per-address limits count (``None``: ``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1``).
     """
-    import uvicorn
-
     from tapete.server.app import create_app
-    from tapete.server.httpguard import guarded_protocol
-    from tapete.server.wsprotocol import TableSocketProtocol
 
     try:
         url = db_url or data_url()
@@ -100,20 +123,7 @@ def serve(
     )
     node = f", node {cluster.node_id} on {safe_url(cluster.redis_url)}" if cluster else ""
     print(f"tapete server: open {public}/  (database: {safe_url(url)}{node})", flush=True)
-    trusted = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")  # as uvicorn reads it
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        http=guarded_protocol(limits.header_seconds, MAX_HTTP_CONNECTIONS, limits.http_connections_per_client, trusted),
-        ws=TableSocketProtocol,
-        ws_max_size=MAX_WS_FRAME,
-        timeout_keep_alive=5,
-        log_level="warning",
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
-    )
-    server = HandingOffServer(config, app)
+    server = HandingOffServer(served_config(app, host, port, limits, forwarded_allow_ips), app)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:  # uvicorn said why (the port in use, say)
@@ -129,4 +139,5 @@ __all__ = [
     "data_url",
     "log_to_stderr",
     "serve",
+    "served_config",
 ]
