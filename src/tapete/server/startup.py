@@ -60,6 +60,12 @@ def check_folder(folder: Path) -> None:
         raise StartupError(f"cannot write in the data folder {folder}: {exc.strerror or exc}") from None
 
 
+def unusable_database(url: str, exc: sa.exc.SQLAlchemyError) -> StartupError:
+    """The operator's line for a database that failed, with the driver's first line of why."""
+    reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200]
+    return StartupError(f"cannot use the database {safe_url(url)}: {reason}")
+
+
 def check_database(url: str, prefix: str = "") -> None:
     """The data folder (SQLite) is usable and the event log's schema can be created or read."""
     path = sqlite_path(url)
@@ -71,8 +77,7 @@ def check_database(url: str, prefix: str = "") -> None:
     try:
         store.create_schema()
     except sa.exc.SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200]
-        raise StartupError(f"cannot use the database {safe_url(url)}: {reason}") from None
+        raise unusable_database(url, exc) from None
     finally:
         store.dispose()
 
@@ -111,8 +116,7 @@ def check_node_name(db_url: str, table_prefix: str, node_id: str) -> None:
         leases.create_schema()
         left = leases.wait_for_name(node_id)
     except sa.exc.SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200]
-        raise StartupError(f"cannot use the database {safe_url(db_url)}: {reason}") from None
+        raise unusable_database(db_url, exc) from None
     finally:
         store.dispose()
     if left > 0:
