@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tapete.server import startup
+from tapete.server.address import address_key
 from tapete.server.httpguard import Proxies
 from tapete.server.limits import Limits
 from tests.server.helpers import Player, create_table, free_port, make_app, start_server, wait_until_up
@@ -386,6 +387,21 @@ def test_api_calls_from_one_address_are_limited(sqlite_url: str) -> None:
         time.sleep(0.6)  # a token back
         assert c.get("/api/tables").status_code == 200
         assert c.get("/api/tables").status_code == 429
+
+
+def test_an_ipv6_network_counts_as_one_address(sqlite_url: str) -> None:
+    """An IPv6 client is usually given a /64: a fresh address from it for every call is counted
+    with the others, as its network; another network, and IPv4 mapped into IPv6, count apart."""
+    assert address_key("2001:db8:1:2:aaaa::5") == "2001:db8:1:2::/64"
+    assert address_key("::ffff:192.0.2.9") == "192.0.2.9" and address_key("192.0.2.9") == "192.0.2.9"
+    assert address_key("testclient") == "testclient" and address_key("") == ""
+    limits = Limits(tables_per_client_minute=1000, api_per_client_second=0.01, api_burst=3)
+    app = make_app(sqlite_url, limits=limits)
+    with TestClient(app):
+        calls = [TestClient(app, client=(f"2001:db8:1:2::{n}", 50000)).get("/api/tables") for n in range(1, 6)]
+        assert [r.status_code for r in calls] == [200, 200, 200, 429, 429]
+        assert TestClient(app, client=("2001:db8:1:3::1", 50000)).get("/api/tables").status_code == 200
+        assert TestClient(app, client=("::ffff:192.0.2.9", 50000)).get("/api/tables").status_code == 200
 
 
 def test_tables_not_in_memory_asked_by_one_address_are_limited(sqlite_url: str) -> None:

@@ -29,6 +29,8 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from tapete.server.address import address_key
+
 log = logging.getLogger("tapete.server")
 
 REFUSED_WARNING_SECONDS = 60.0
@@ -76,26 +78,29 @@ class OpenConnections:
         return self.per_address is not None and host != "" and host not in self.trusted
 
     def open(self, host: str) -> bool:
-        """Count a connection from ``host``; ``False`` (not counted) when a bound is reached."""
+        """Count a connection from ``host``; ``False`` (not counted) when a bound is reached.
+        An address is counted as the other per-address limits count it (an IPv6 one by its /64)."""
         if self.most is not None and self.total >= self.most:
             self._refuse(f"the server holds {self.most}")
             return False
         bounded = self._bounded(host)
-        if bounded and self.by_address[host] >= (self.per_address or 0):
-            self._refuse(f"{host} holds {self.per_address}")
+        key = address_key(host)
+        if bounded and self.by_address[key] >= (self.per_address or 0):
+            self._refuse(f"{key} holds {self.per_address}")
             return False
         self.total += 1
         if bounded:
-            self.by_address[host] += 1
+            self.by_address[key] += 1
         return True
 
     def close(self, host: str) -> None:
-        """A connection counted by :meth:`open` closed (or became a WebSocket)."""
+        """A connection from ``host`` counted by :meth:`open` closed (or became a WebSocket)."""
         self.total -= 1
         if self._bounded(host):
-            self.by_address[host] -= 1
-            if self.by_address[host] <= 0:
-                del self.by_address[host]
+            key = address_key(host)
+            self.by_address[key] -= 1
+            if self.by_address[key] <= 0:
+                del self.by_address[key]
 
     def _refuse(self, why: str) -> None:
         self._refused += 1
