@@ -89,6 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         remote_bots=args.remote_bots,
         next_hand_wait=args.next_hand_wait,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        limits=args.limit,
     )
 
 
@@ -138,6 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESSES",
         help="proxies (addresses or networks, comma-separated; '*' for any) whose X-Forwarded-For header names the "
         "client, for the per-address limits (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits, e.g. --limit open_tables=2000 (repeatable; docs/operations.md)",
     )
     p.set_defaults(func=cmd_serve)
 

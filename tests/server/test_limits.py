@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
@@ -387,6 +388,45 @@ def test_api_calls_from_one_address_are_limited(sqlite_url: str) -> None:
         time.sleep(0.6)  # a token back
         assert c.get("/api/tables").status_code == 200
         assert c.get("/api/tables").status_code == 429
+
+
+def test_an_operator_sets_the_limits_by_name() -> None:
+    limits = Limits().with_settings(["open_tables=2000", "decision-queue=20000", "body_seconds=2.5"])
+    assert (limits.open_tables, limits.decision_queue, limits.body_seconds) == (2000, 20000, 2.5)
+    assert limits.hello_seconds == Limits().hello_seconds
+    refusals = {
+        "nope=1": "unknown limit 'nope'",
+        "open_tables": "the limit open_tables needs a value",
+        "open_tables=x": "the limit open_tables needs a whole number, not 'x'",
+        "open_tables=1.5": "needs a whole number",
+        "open_tables=0": "must be more than 0",
+        "body_seconds=nan": "must be more than 0",
+        "body_seconds=-1": "must be more than 0",
+    }
+    for setting, says in refusals.items():
+        with pytest.raises(ValueError, match=says):
+            Limits().with_settings([setting])
+
+
+def test_serve_takes_limits_and_refuses_a_bad_one_in_one_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    bad = _serve({}, "--db", db, "--limit", "open_tables=many")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "tapete serve: the limit open_tables needs a whole number, not 'many'\n"
+    port = free_port()
+    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", db, "--limit", "open_tables=1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_until_up(proc, f"http://127.0.0.1:{port}")
+        plan = {"profile": "runfast", "seats": ["human", "easy", "easy"]}
+        first = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=plan, timeout=10)
+        second = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=plan, timeout=10)
+        assert first.status_code == 201 and second.status_code == 503 and second.json()["code"] == "server_full"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
 
 
 def test_an_ipv6_network_counts_as_one_address(sqlite_url: str) -> None:

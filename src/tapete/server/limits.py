@@ -1,13 +1,17 @@
 """Every limit the server enforces, in one place (``docs/operations.md`` lists them with their codes).
 
 ``Limits()`` holds the defaults; ``create_app(limits=Limits(...))`` changes them (tests use
-small timeouts). Each limit answers with a stable error code, named beside it.
+small timeouts), and ``tapete serve --limit NAME=VALUE`` an operator's server
+(:meth:`Limits.with_settings`). Each limit answers with a stable error code, named beside it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 MAX_JSON_DEPTH: Final = 16
 """Deepest nesting of arrays and objects in any JSON the server reads (``too_deep``)."""
@@ -83,6 +87,31 @@ class Limits:
     """Time of one try of a bot decision; over it the worker is replaced and the bot searches less."""
     decision_attempts: int = 4
     """Tries of one bot decision (a worker died or ran over time) before the table waits and retries later."""
+
+    def with_settings(self, settings: Iterable[str]) -> Limits:
+        """These limits with ``NAME=VALUE`` settings applied (``open_tables=2000``); ``ValueError``
+        with a line for the operator for an unknown name or a value that is not a positive number
+        of the limit's kind (a whole number for counts)."""
+        kinds = {f.name: f.type for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for setting in settings:
+            name, eq, text = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in kinds:
+                known = ", ".join(sorted(kinds))
+                raise ValueError(f"unknown limit {setting.partition('=')[0]!r} (the names: {known})")
+            if not eq:
+                raise ValueError(f"the limit {name} needs a value: give {name}=VALUE")
+            whole = kinds[name] in (int, "int")
+            try:
+                value: int | float = int(text) if whole else float(text)
+            except ValueError:
+                kind = "a whole number" if whole else "a number"
+                raise ValueError(f"the limit {name} needs {kind}, not {text.strip()!r}") from None
+            if not (value > 0 and math.isfinite(value)):
+                raise ValueError(f"the limit {name} must be more than 0, not {text.strip()!r}")
+            changes[name] = value
+        return dataclasses.replace(self, **changes)
 
 
 __all__ = ["MAX_API_BODY", "MAX_INT_DIGITS", "MAX_JSON_DEPTH", "MAX_REPLAY_BODY", "Limits"]

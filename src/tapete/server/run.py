@@ -88,6 +88,7 @@ def serve(
     remote_bots: bool = False,
     next_hand_wait: float = 30.0,
     forwarded_allow_ips: str | None = None,
+    limits: list[str] | None = None,
 ) -> int:
     """Run the server until interrupted; prints the address to open once the data folder is usable.
 
@@ -96,10 +97,16 @@ def serve(
     on standard error and exit status 2. Behind a load balancer, ``forwarded_allow_ips``
     names the proxies whose ``X-Forwarded-For`` gives the client's address, which the
     per-address limits count (``None``: ``$FORWARDED_ALLOW_IPS``, else ``127.0.0.1``).
+    ``limits`` are ``NAME=VALUE`` changes to the defaults (``Limits.with_settings``); an unknown
+    name or a bad value is one line and exit status 2 too.
     """
     from tapete.server.app import create_app
 
     try:
+        try:
+            chosen = Limits().with_settings(limits or [])
+        except ValueError as exc:
+            raise StartupError(str(exc)) from None
         url = db_url or data_url()
         cluster = cluster_settings(url, redis_url, node_id, redis_prefix, remote_bots) if redis_url else None
         check_database(url, table_prefix)
@@ -111,19 +118,18 @@ def serve(
     log_to_stderr()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     public = f"http://{shown}:{port}"
-    limits = Limits()
     app = create_app(
         url,
         table_prefix=table_prefix,
         bot_delay=bot_delay,
         next_hand_wait=next_hand_wait,
         public_url=public,
-        limits=limits,
+        limits=chosen,
         cluster=cluster,
     )
     node = f", node {cluster.node_id} on {safe_url(cluster.redis_url)}" if cluster else ""
     print(f"tapete server: open {public}/  (database: {safe_url(url)}{node})", flush=True)
-    server = HandingOffServer(served_config(app, host, port, limits, forwarded_allow_ips), app)
+    server = HandingOffServer(served_config(app, host, port, chosen, forwarded_allow_ips), app)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:  # uvicorn said why (the port in use, say)
