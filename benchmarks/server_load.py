@@ -9,10 +9,13 @@ latency (p50/p99), the echo round trip, and their ratio. Bounded in count and ti
 
     python benchmarks/server_load.py --tables 20 --seconds 10
 
-``--human-pace``: the load of people. ``--tables`` tables (up to 3,000), each with one
+``--human-pace``: the load of people, on ``tapete serve`` itself with its whole-process limits
+raised (``--limit open_tables=… --limit decision_queue=…``; a tree whose ``serve`` has no
+``--limit``, or ``--bot-workers`` other than 2, is served as the default mode serves). ``--tables``
+tables (up to 3,000), each with one
 scripted person who answers each turn after a random 2–5 s (and says ``next_hand`` after a
-hand, as the browser does) and easy bots in the other seats at the server's default bot
-delay (0.6 s). The tables are opened over ``--ramp`` seconds, then measured for
+hand, as the browser does) from a loopback address of its own, and easy bots in the other
+seats at the server's default bot delay (0.6 s). The tables are opened over ``--ramp`` seconds, then measured for
 ``--seconds``: the person's action → acknowledgement latency (p50/p99/max), accepted
 actions per second, and the CPU of the server process and of its bot workers.
 
@@ -130,21 +133,46 @@ def watch_gc() -> None:
     threading.Thread(target=report, daemon=True).start()
 
 
-def start(kind: str, port: int, db: str = "", bot_delay: float = 0.0, bot_workers: int = 2) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
-    cmd += ["--bot-workers", str(bot_workers)]
+def serve_env() -> dict[str, str]:
     env = dict(os.environ)
     if SRC:
         env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen(cmd, env=env)
+    return env
+
+
+def serve_takes_limits() -> bool:
+    """Whether the tree's ``tapete serve`` takes ``--limit`` (a tree before it is served here)."""
+    cmd = [sys.executable, "-m", "tapete", "serve", "--help"]
+    return "--limit" in subprocess.run(cmd, env=serve_env(), capture_output=True, text=True, timeout=60).stdout
+
+
+def start_tapete_serve(port: int, db: str, tables: int) -> subprocess.Popen[bytes]:
+    """``tapete serve`` itself (bot delay 0.6 s, two bot workers), its whole-process limits raised
+    for ``tables`` tables as ``docs/operations.md`` says."""
+    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", db, "--bot-delay", "0.6"]
+    cmd += ["--limit", f"open_tables={tables + 100}", "--limit", f"decision_queue={max(512, 10 * tables)}"]
+    proc = subprocess.Popen(cmd, env=serve_env(), stdout=subprocess.DEVNULL)
+    wait_listening(proc, port, "tapete serve")
+    return proc
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, what: str) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
-                return proc
+                return
         time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"{kind} server did not start")
+    raise SystemExit(f"{what} server did not start")
+
+
+def start(kind: str, port: int, db: str = "", bot_delay: float = 0.0, bot_workers: int = 2) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, __file__, "--serve", kind, "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
+    cmd += ["--bot-workers", str(bot_workers)]
+    proc = subprocess.Popen(cmd, env=serve_env())
+    wait_listening(proc, port, kind)
+    return proc
 
 
 def pct(values: list[float], q: float) -> float:
@@ -372,7 +400,10 @@ async def human_pace(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         db = f"sqlite:///{os.path.join(tmp, 'pace.db')}"
-        proc = start("tapete", port, db, bot_delay=0.6, bot_workers=args.bot_workers)
+        if args.bot_workers == 2 and serve_takes_limits():  # the server as an operator runs it
+            proc = start_tapete_serve(port, db, tables)
+        else:
+            proc = start("tapete", port, db, bot_delay=0.6, bot_workers=args.bot_workers)
         pace = Pace()
         try:
             until = time.monotonic() + args.ramp + seconds + 1.0
