@@ -6,11 +6,13 @@ and values are listed in ``docs/operations.md``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +165,22 @@ def test_slow_headers_are_cut_off(tmp_path: Path) -> None:
             proc.stderr.close()
 
 
+@contextlib.contextmanager
+def _tapete_serve(tmp_path: Path, *extra: str) -> Iterator[int]:
+    """``tapete serve`` on a fresh SQLite file; its port, once it answers."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"]
+    proc = subprocess.Popen([*cmd, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_until_up(proc, f"http://127.0.0.1:{port}")
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
 def _connect_from(address: str, port: int) -> socket.socket:
     s = socket.socket()
     s.bind((address, 0))
@@ -205,11 +223,8 @@ def test_a_thousand_sockets_leave_the_pages_served_and_a_thousand_idle_connectio
     from tapete.server.run import MAX_HTTP_CONNECTIONS
 
     per_address = Limits().http_connections_per_client
-    port = free_port()
-    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-    async def sockets_open() -> int:
+    async def sockets_open(port: int) -> int:
         sockets = [
             await connect(f"ws://127.0.0.1:{port}/ws", local_addr=(f"127.0.1.{2 + i // 50}", 0))
             for i in range(MAX_HTTP_CONNECTIONS + 10)
@@ -220,29 +235,21 @@ def test_a_thousand_sockets_leave_the_pages_served_and_a_thousand_idle_connectio
             for ws in sockets:
                 await ws.close()
 
-    held: list[socket.socket] = []
-    try:
-        wait_until_up(proc, f"http://127.0.0.1:{port}")
-        assert asyncio.run(sockets_open()) == 200
+    with _tapete_serve(tmp_path) as port:
+        assert asyncio.run(sockets_open(port)) == 200
         time.sleep(0.5)  # the server sees them closed
         addresses = [f"127.0.3.{2 + i // per_address}" for i in range(MAX_HTTP_CONNECTIONS)]
         held = [_connect_from(address, port) for address in addresses]
         assert not _closed_by_server(held[-1], 0.5)
         beyond = _connect_from("127.0.4.2", port)
         held.append(beyond)
-        assert _closed_by_server(beyond, 5)
-        for s in held:
-            s.close()
-        held = []
+        try:
+            assert _closed_by_server(beyond, 5)
+        finally:
+            for s in held:
+                s.close()
         time.sleep(0.5)
         assert _health_from("127.0.4.2", port) == 200
-    finally:
-        for s in held:
-            s.close()
-        proc.terminate()
-        proc.wait(10)
-        if proc.stderr:
-            proc.stderr.close()
 
 
 def _health_from(address: str, port: int) -> int:
@@ -253,20 +260,18 @@ def _health_from(address: str, port: int) -> int:
 
 
 def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
-    """uvicorn answers everybody 503 once 1,000 connections are open: ``tapete serve`` closes a
-    connection beyond ``http_connections_per_client`` from one address as it arrives, so others
-    are still served; a connection stops counting once it closes or becomes a WebSocket, and the
-    load balancers' addresses (127.0.0.1 by default) are not bounded."""
+    """One address holding every HTTP connection the server has room for would shut everybody
+    out: ``tapete serve`` closes a connection beyond ``http_connections_per_client`` from one
+    address as it arrives, so others are still served; a connection stops counting once it closes
+    or becomes a WebSocket, and the load balancers' addresses (127.0.0.1 by default) are not
+    bounded by address."""
     from websockets.sync.client import connect
 
     cap = Limits().http_connections_per_client
-    port = free_port()
-    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     held: list[socket.socket] = []
-    try:
-        wait_until_up(proc, f"http://127.0.0.1:{port}")
-        held = [_connect_from("127.0.0.2", port) for _ in range(cap)]
+    with _tapete_serve(tmp_path) as port, contextlib.ExitStack() as closing:
+        closing.callback(lambda: [s.close() for s in held])
+        held.extend(_connect_from("127.0.0.2", port) for _ in range(cap))
         assert not any(_closed_by_server(s, 0.01) for s in held[:-1]) and not _closed_by_server(held[-1], 0.5)
         extra = _connect_from("127.0.0.2", port)
         assert _closed_by_server(extra, 5)
@@ -287,13 +292,6 @@ def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
             beyond = _connect_from("127.0.0.2", port)
             held.append(beyond)
             assert _closed_by_server(beyond, 5)
-    finally:
-        for s in held:
-            s.close()
-        proc.terminate()
-        proc.wait(10)
-        if proc.stderr:
-            proc.stderr.close()
 
 
 def test_the_load_balancers_are_named_as_uvicorn_names_them() -> None:
@@ -413,20 +411,11 @@ def test_serve_takes_limits_and_refuses_a_bad_one_in_one_line(tmp_path: Path) ->
     bad = _serve({}, "--db", db, "--limit", "open_tables=many")
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "tapete serve: the limit open_tables needs a whole number, not 'many'\n"
-    port = free_port()
-    cmd = [sys.executable, "-m", "tapete", "serve", "--port", str(port), "--db", db, "--limit", "open_tables=1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        wait_until_up(proc, f"http://127.0.0.1:{port}")
+    with _tapete_serve(tmp_path, "--limit", "open_tables=1") as port:
         plan = {"profile": "runfast", "seats": ["human", "easy", "easy"]}
         first = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=plan, timeout=10)
         second = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=plan, timeout=10)
         assert first.status_code == 201 and second.status_code == 503 and second.json()["code"] == "server_full"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        if proc.stderr:
-            proc.stderr.close()
 
 
 def test_an_ipv6_network_counts_as_one_address(sqlite_url: str) -> None:
