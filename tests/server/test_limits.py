@@ -220,14 +220,12 @@ def test_a_thousand_sockets_leave_the_pages_served_and_a_thousand_idle_connectio
 
     from websockets.asyncio.client import connect
 
-    from tapete.server.run import MAX_HTTP_CONNECTIONS
-
-    per_address = Limits().http_connections_per_client
+    most, per_address = Limits().http_connections, Limits().http_connections_per_client
 
     async def sockets_open(port: int) -> int:
         sockets = [
             await connect(f"ws://127.0.0.1:{port}/ws", local_addr=(f"127.0.1.{2 + i // 50}", 0))
-            for i in range(MAX_HTTP_CONNECTIONS + 10)
+            for i in range(most + 10)
         ]
         try:
             return await asyncio.to_thread(_health_from, "127.0.2.2", port)
@@ -238,7 +236,7 @@ def test_a_thousand_sockets_leave_the_pages_served_and_a_thousand_idle_connectio
     with _tapete_serve(tmp_path) as port:
         assert asyncio.run(sockets_open(port)) == 200
         time.sleep(0.5)  # the server sees them closed
-        addresses = [f"127.0.3.{2 + i // per_address}" for i in range(MAX_HTTP_CONNECTIONS)]
+        addresses = [f"127.0.3.{2 + i // per_address}" for i in range(most)]
         held = [_connect_from(address, port) for address in addresses]
         assert not _closed_by_server(held[-1], 0.5)
         beyond = _connect_from("127.0.4.2", port)

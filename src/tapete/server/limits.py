@@ -39,6 +39,9 @@ class Limits:
     """Sockets holding one seat at once (``too_many_connections``)."""
     connections_per_client: int = 64
     """Sockets from one address at once (``too_many_connections``, close code 1013)."""
+    http_connections: int = 1000
+    """HTTP connections open at once, WebSockets apart (``tapete serve``); one beyond is closed as
+    it arrives (``tapete.server.httpguard``)."""
     http_connections_per_client: int = 100
     """HTTP connections open from one address at once, not counting the load balancers of
     ``--forwarded-allow-ips`` (``tapete serve``); one beyond is closed as it arrives."""

@@ -17,10 +17,6 @@ from tapete.server.startup import StartupError, check_database, check_node_name,
 
 MAX_WS_FRAME = 65536
 """uvicorn drops WebSocket frames over this size (the protocol's own limit is 4096 bytes)."""
-MAX_HTTP_CONNECTIONS = 1000
-"""HTTP connections open at once (WebSockets apart); one beyond is closed as it arrives
-(``tapete.server.httpguard``)."""
-
 
 STARTUP_FAILURE = 3
 """Exit status when uvicorn could not start serving (as ``uvicorn.run`` exits)."""
@@ -65,7 +61,9 @@ def served_config(
         app,
         host=host,
         port=port,
-        http=guarded_protocol(limits.header_seconds, MAX_HTTP_CONNECTIONS, limits.http_connections_per_client, trusted),
+        http=guarded_protocol(
+            limits.header_seconds, limits.http_connections, limits.http_connections_per_client, trusted
+        ),
         ws=TableSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
         timeout_keep_alive=5,
@@ -139,7 +137,6 @@ def serve(
 
 __all__ = [
     "LOG_FORMAT",
-    "MAX_HTTP_CONNECTIONS",
     "MAX_WS_FRAME",
     "STARTUP_FAILURE",
     "data_url",
