@@ -274,10 +274,11 @@ def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
         extra = _connect_from("127.0.0.2", port)
         assert _closed_by_server(extra, 5)
         extra.close()
-        other = _connect_from("127.0.0.3", port)
-        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert other.recv(1024).startswith(b"HTTP/1.1 200")
-        other.close()
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=10) as other:
+            assert other.get(f"http://127.0.0.1:{port}/healthz").status_code == 200
+            figures = other.get(f"http://127.0.0.1:{port}/metrics").text.splitlines()
+        assert "tapete_http_connections_refused_total 1" in figures
+        assert f"tapete_http_connections_open {cap + 1}" in figures  # the 100 and the call asking
         held.extend(_connect_from("127.0.0.1", port) for _ in range(20))  # a load balancer's
         assert not any(_closed_by_server(s, 0.01) for s in held[cap:-1]) and not _closed_by_server(held[-1], 0.5)
         held.pop(0).close()

@@ -174,8 +174,11 @@ async def healthz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    """Counters and latencies in the Prometheus text format."""
-    return Response(metrics_text(hub_of(request)), media_type="text/plain; version=0.0.4")
+    """Counters and latencies in the Prometheus text format (with the HTTP connections' figures
+    where the server counts them: ``tapete serve``)."""
+    connections = getattr(request.app.state, "http_connections", None)
+    extra = connections.metrics() if connections is not None else []
+    return Response(metrics_text(hub_of(request), extra), media_type="text/plain; version=0.0.4")
 
 
 async def _creators_table(request: Request) -> tuple[Table, object]:

@@ -71,7 +71,9 @@ class OpenConnections:
         self.trusted = Proxies(trusted)
         self.total = 0
         self.by_address: Counter[str] = Counter()
-        self._refused = 0
+        self.refused = 0
+        """Connections closed as they arrived, since the server started."""
+        self._unsaid = 0
         self._said_at = -REFUSED_WARNING_SECONDS
 
     def _bounded(self, host: str) -> bool:
@@ -103,11 +105,16 @@ class OpenConnections:
                 del self.by_address[key]
 
     def _refuse(self, why: str) -> None:
-        self._refused += 1
+        self.refused += 1
+        self._unsaid += 1
         now = time.monotonic()
         if now - self._said_at >= REFUSED_WARNING_SECONDS:
-            log.warning("closed %d HTTP connection(s) as they arrived (latest: %s open)", self._refused, why)
-            self._refused, self._said_at = 0, now
+            log.warning("closed %d HTTP connection(s) as they arrived (latest: %s open)", self._unsaid, why)
+            self._unsaid, self._said_at = 0, now
+
+    def metrics(self) -> list[tuple[str, str, int]]:
+        """``(name, kind, value)`` for ``/metrics``: the HTTP connections open, and those refused."""
+        return [("http_connections_open", "gauge", self.total), ("http_connections_refused", "counter", self.refused)]
 
 
 class HeaderDeadlineProtocol(H11Protocol):

@@ -7,6 +7,7 @@ wait over a second, or heavy searches are queued and run with smaller budgets) o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tapete.server.hub import Hub
@@ -23,8 +24,9 @@ def _name(text: str) -> str:
     return "tapete_" + "".join(c if c.isalnum() else "_" for c in text)
 
 
-def metrics_text(hub: Hub) -> str:
-    """Counters, gauges and latency quantiles (the last 512 samples of each series)."""
+def metrics_text(hub: Hub, extra: Sequence[tuple[str, str, int | float]] = ()) -> str:
+    """Counters, gauges and latency quantiles (the last 512 samples of each series); ``extra``
+    figures ``(name, kind, value)`` of parts the hub does not hold (the HTTP connections)."""
     lines: list[str] = []
     h = hub.health()
     gauges = {
@@ -47,7 +49,7 @@ def metrics_text(hub: Hub) -> str:
     )
     for name, value in counts:
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {value}"]
-    for name, kind, figure in hub.ownership.metrics():  # a cluster node's leases, sockets and bus
+    for name, kind, figure in [*hub.ownership.metrics(), *extra]:  # a node's leases, sockets and bus; extra
         metric = _name(name) + ("_total" if kind == "counter" else "")
         lines += [f"# TYPE {metric} {kind}", f"{metric} {figure}"]
     m = hub.metrics

@@ -57,13 +57,14 @@ def served_config(
     from tapete.server.wsprotocol import TableSocketProtocol
 
     trusted = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")  # as uvicorn reads it
+    bounds = (limits.http_connections, limits.http_connections_per_client, trusted)
+    protocol = guarded_protocol(limits.header_seconds, *bounds)
+    app.state.http_connections = protocol.open_connections  # their figures in /metrics
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=guarded_protocol(
-            limits.header_seconds, limits.http_connections, limits.http_connections_per_client, trusted
-        ),
+        http=protocol,
         ws=TableSocketProtocol,
         ws_max_size=MAX_WS_FRAME,
         timeout_keep_alive=5,
