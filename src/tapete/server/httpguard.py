@@ -30,6 +30,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from tapete.server.address import address_key
+from tapete.server.cluster.ownership import Figure
 
 log = logging.getLogger("tapete.server")
 
@@ -112,7 +113,7 @@ class OpenConnections:
             log.warning("closed %d HTTP connection(s) as they arrived (latest: %s open)", self._unsaid, why)
             self._unsaid, self._said_at = 0, now
 
-    def metrics(self) -> list[tuple[str, str, int]]:
+    def metrics(self) -> list[Figure]:
         """``(name, kind, value)`` for ``/metrics``: the HTTP connections open, and those refused."""
         return [("http_connections_open", "gauge", self.total), ("http_connections_refused", "counter", self.refused)]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tapete.server.cluster.ownership import Figure
 from tapete.server.hub import Hub
 
 QUANTILES = (0.5, 0.95, 0.99)
@@ -24,7 +25,7 @@ def _name(text: str) -> str:
     return "tapete_" + "".join(c if c.isalnum() else "_" for c in text)
 
 
-def metrics_text(hub: Hub, extra: Sequence[tuple[str, str, int | float]] = ()) -> str:
+def metrics_text(hub: Hub, extra: Sequence[Figure] = ()) -> str:
     """Counters, gauges and latency quantiles (the last 512 samples of each series); ``extra``
     figures ``(name, kind, value)`` of parts the hub does not hold (the HTTP connections)."""
     lines: list[str] = []
@@ -49,7 +50,7 @@ def metrics_text(hub: Hub, extra: Sequence[tuple[str, str, int | float]] = ()) -
     )
     for name, value in counts:
         lines += [f"# TYPE {_name(name)}_total counter", f"{_name(name)}_total {value}"]
-    for name, kind, figure in [*hub.ownership.metrics(), *extra]:  # a node's leases, sockets and bus; extra
+    for name, kind, figure in [*hub.ownership.metrics(), *extra]:  # a cluster node's own; the HTTP connections
         metric = _name(name) + ("_total" if kind == "counter" else "")
         lines += [f"# TYPE {metric} {kind}", f"{metric} {figure}"]
     m = hub.metrics
