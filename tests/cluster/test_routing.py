@@ -101,3 +101,16 @@ def test_a_forwarded_call_is_counted_where_it_arrives_only(nodes: Nodes) -> None
     r = b.get(f"/api/tables/{tid}")
     assert r.status_code == 429 and r.json()["code"] == "rate_limited"
     assert [a.get(f"/api/tables/{tid}").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_a_table_a_node_answers_itself_is_one_look_against_the_allowance(nodes: Nodes) -> None:
+    """A table that is unknown (or finished) is looked for once by the node's ``locate`` and once
+    by the handler that answers it there; the address is charged one look, not two."""
+    limits = Limits(lookups_per_client_second=0.001, lookups_burst=3)
+    b = nodes.start("b", limits)
+    assert [b.get(f"/api/tables/nope{n}").status_code for n in range(2)] == [404, 404]
+    with b.websocket_connect("/ws") as ws:  # a socket's hello: one look too
+        ws.send_json({"type": "hello", "table": "nope2", "spectate": True})
+        assert ws.receive_json()["code"] == "no_table"
+    r = b.get("/api/tables/nope3")
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"

@@ -17,6 +17,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import Any, Final
 
 import tapete
@@ -57,6 +58,10 @@ LOG_FAILURES_SHOWN_FOR: Final = 60.0
 LOG_STUCK_AFTER: Final = 5.0
 """Seconds a write of the event log may take before ``/healthz`` says ``degraded`` (the actions
 it carries wait unacknowledged meanwhile)."""
+
+_look_counted_ahead: ContextVar[tuple[str, str] | None] = ContextVar("tapete_look_counted_ahead", default=None)
+"""The (address, table) whose look a cluster node's ``locate`` counted in this task, for the
+handler that then answers the call here (``Hub.charge_lookup``)."""
 
 
 def new_seed() -> int:
@@ -138,11 +143,22 @@ class Hub:
             raise ServerError("no_table", f"no table {table_id[:64]!r}")
         return table
 
-    def charge_lookup(self, client: str | None) -> None:
-        """Count one look in the database for a table ``client`` asked for (``None``: asked by
-        another node, which counted it); ``rate_limited`` past the address's allowance."""
-        if client is not None and not self.lookups.allow(client):
+    def charge_lookup(self, client: str | None, table_id: str, *, ahead: bool = False) -> None:
+        """Count one look in the database for table ``table_id`` that ``client`` asked for
+        (``None``: asked by another node, which counted it); ``rate_limited`` past the address's
+        allowance. ``ahead``: counted by a cluster node's ``locate`` before the call is answered
+        here, so the handler's own look at the same table, next in the same task, is not counted
+        again."""
+        if client is None:
+            return
+        look = (client, table_id)
+        if not ahead and _look_counted_ahead.get() == look:
+            _look_counted_ahead.set(None)
+            return
+        if not self.lookups.allow(client):
             raise ServerError("rate_limited", "too many tables asked for that are not open here")
+        if ahead:
+            _look_counted_ahead.set(look)
 
     async def find_table(self, table_id: str, client: str | None = None) -> Table:
         """The table called ``table_id``, a finished or set-aside one read back from the log if
@@ -154,7 +170,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        self.charge_lookup(client)
+        self.charge_lookup(client, table_id)
         pending = self._loading.get(table_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()

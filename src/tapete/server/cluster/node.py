@@ -498,7 +498,7 @@ class ClusterNode:
                 await self.settled(table_id)
                 continue
             if not charged:
-                self.hub.charge_lookup(client)
+                self.hub.charge_lookup(client, table_id, ahead=True)
                 charged = True
             if len(table_id) > 64:
                 return None  # no such table: answered here
