@@ -75,6 +75,7 @@ import uuid
 from typing import Any
 
 import httpx
+from loopback import person_address  # this folder's: the script's own directory is on the path
 
 MAX_TABLES = 300
 MAX_SECONDS = 60.0
@@ -191,7 +192,7 @@ async def play_tables(
                 seed += 1
 
     await asyncio.gather(
-        *(table_loop(f"127.0.{1 + k // 250}.{k % 250 + 2}", 1000 * k, home) for k, home in homes),
+        *(table_loop(person_address(k), 1000 * k, home) for k, home in homes),
         return_exceptions=True,
     )
     return acks, lat
@@ -239,7 +240,7 @@ class NativeClients:
         self.reader.start()
 
     def _next_table(self, k: int) -> None:
-        ip = f"127.0.{1 + k // 250}.{k % 250 + 2}"
+        ip = person_address(k)
         if k not in self.http:
             self.http[k] = httpx.Client(transport=httpx.HTTPTransport(local_address=ip), timeout=10)
         r = self.http[k].post(

@@ -64,6 +64,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from loopback import http_body, http_json, person_address  # this folder's: the script's own directory is on the path
+
 MAX_TABLES = 400
 MAX_SECONDS = 60.0
 MAX_ROUNDS = 10
@@ -194,25 +196,6 @@ def start(
         time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"{kind} server did not start")
-
-
-async def http_body(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> bytes:
-    """A tiny HTTP/1.1 client (no extra dependencies): the answer's body; ``local``: the address
-    the call comes from."""
-    where = (local, 0) if local is not None else None
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=where)
-    data = json.dumps(body).encode() if body is not None else b""
-    method = "POST" if body is not None else "GET"
-    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-    writer.write(f"{head}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    return raw.split(b"\r\n\r\n", 1)[1]
-
-
-async def http_json(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> Any:
-    return json.loads(await http_body(port, path, body, local))
 
 
 async def log_batching(port: int) -> str:
@@ -393,7 +376,7 @@ def tapete_clients(args: argparse.Namespace) -> Clients:
             counter,
             until,
             not args.full_states,
-            f"127.0.{1 + i // 250}.{i % 250 + 2}",
+            person_address(i),
         )
         for i in range(args.tables)
     ]

@@ -38,6 +38,8 @@ import tempfile
 import time
 from typing import Any
 
+from loopback import http_body, http_json, person_address  # this folder's: the script's own directory is on the path
+
 MAX_TABLES = 200
 SRC = ""
 """Source folder the server runs from (``--src``; empty: the installed one)."""
@@ -180,37 +182,6 @@ def pct(values: list[float], q: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
-
-
-def person_address(k: int) -> str:
-    """The loopback address the ``k``-th person's calls and socket come from: one each, as people
-    at their own tables have, so that the server's per-address allowances (30 API calls a second)
-    limit each person, not the whole benchmark."""
-    return f"127.0.{1 + k // 250}.{k % 250 + 2}"
-
-
-async def http_json(port: int, path: str, body: dict[str, Any] | None = None, local: str | None = None) -> Any:
-    """A tiny HTTP/1.1 client (keeps the benchmark free of extra dependencies); ``local``: the
-    address the call comes from."""
-    where = (local, 0) if local is not None else None
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=where)
-    data = json.dumps(body).encode() if body is not None else b""
-    method = "POST" if body is not None else "GET"
-    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-    writer.write(f"{head}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    return json.loads(raw.split(b"\r\n\r\n", 1)[1])
-
-
-async def http_text(port: int, path: str) -> str:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-    await writer.drain()
-    raw = await reader.read()
-    writer.close()
-    return raw.split(b"\r\n\r\n", 1)[1].decode()
 
 
 async def tapete_client(
@@ -424,7 +395,7 @@ async def human_pace(args: argparse.Namespace) -> None:
             pace.measuring = False
             cpu, workers, wall = cpu_seconds(proc.pid) - c0, children_cpu_seconds(proc.pid) - w0, time.monotonic() - t0
             me = time.process_time() - me0
-            counters = await http_text(port, "/metrics")
+            counters = (await http_body(port, "/metrics")).decode()
             if spy is not None:
                 spy.wait(60)
             failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
